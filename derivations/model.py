@@ -1,0 +1,220 @@
+r"""Models built from a network function, a target and input moments; the gradient flow is derived.
+
+Convention (every model): population loss :math:`\mathcal L = \tfrac12\,\mathbb E_x[(f(x) - f^*(x))^2]`,
+computed exactly from the second moments of the input, and gradient flow
+:math:`\dot\theta = -\nabla_\theta \mathcal L` (unit learning rate), obtained with ``sympy.diff``.
+
+A model is a family indexed by its width ``p`` (the number of *units*: neurons or modes), each unit carrying
+the same state variables (e.g. ``a``, ``b``) and possibly its own parameters (e.g. ``S_i``, ``lam_i``).
+``Model.instance(p)`` builds the explicit model with symbols ``a_1 … a_p``. ``Model.unit_field()`` is the
+vector field of one generic unit, in which the other units enter only through the model's *sums*
+(e.g. :math:`\theta = Z^{-1}\sum_j a_j b_j`); it is obtained from the explicit width-2 model by eliminating
+the second unit through the sums, and it is what the vectorized numerics integrate at any width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import sympy as sp
+
+from .proof import Proof, prove_zero
+
+if TYPE_CHECKING:
+    from .closed_form import ClosedForm
+
+__all__ = ["Instance", "Model", "Quantity", "population_loss"]
+
+Symbols = Mapping[str, "sp.Symbol | tuple[sp.Symbol, ...]"]
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A derived quantity: ``kind`` is ``"unit"`` (one value per unit, an expression in the unit's
+    symbols), ``"sum"`` (the sum over units of ``expr``) or ``"scalar"`` (an expression in the sums and the
+    shared parameters)."""
+
+    kind: str
+    expr: sp.Expr
+    description: str = ""
+
+
+def population_loss(
+    network: sp.Expr, target: sp.Expr, inputs: tuple[sp.Symbol, ...], moment: Callable[[int, int], sp.Expr]
+) -> sp.Expr:
+    r"""``½ E[(f − f*)^2]`` for ``f``, ``f*`` linear in the inputs, with ``E[x_i x_j] = moment(i, j)``."""
+    residual = sp.Poly(sp.expand(network - target), *inputs)
+    if residual.total_degree() > 1 or residual.coeff_monomial(1) != 0:
+        raise ValueError("population_loss needs f and f* linear (no constant) in the inputs")
+    coefficients = [residual.coeff_monomial(x) for x in inputs]
+    return sp.Rational(1, 2) * sum(
+        coefficients[i] * coefficients[j] * moment(i, j)
+        for i in range(len(inputs))
+        for j in range(len(inputs))
+        if moment(i, j) != 0
+    )
+
+
+@dataclass(frozen=True)
+class Model:
+    """A solvable model: network, target and moments as functions of the width-``p`` symbols.
+
+    ``network(sym, x)`` and ``target(sym, x)`` get ``sym`` mapping each state and unit-parameter name to
+    the tuple of its ``p`` symbols and each shared parameter name to its symbol; ``moment(sym, i, j)`` is
+    ``E[x_i x_j]``; ``input_dim(p)`` the number of inputs. ``quantities`` name the derived outputs, and
+    ``domains`` give each parameter's admissible range (``"real"`` or ``"positive"``).
+    """
+
+    name: str
+    title: str
+    reference: str
+    state_names: tuple[str, ...]
+    unit_param_names: tuple[str, ...]
+    shared_param_names: tuple[str, ...]
+    network: Callable[[Symbols, tuple[sp.Symbol, ...]], sp.Expr]
+    target: Callable[[Symbols, tuple[sp.Symbol, ...]], sp.Expr]
+    moment: Callable[[Symbols, int, int], sp.Expr]
+    input_dim: Callable[[int], int]
+    quantities: Mapping[str, Quantity]
+    domains: Mapping[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    solver: Callable[[Model], ClosedForm] | None = None
+
+    @cached_property
+    def closed_form(self) -> ClosedForm:
+        """The derived closed form (computed once)."""
+        if self.solver is None:
+            raise ValueError(f"model {self.name!r} has no closed-form solver")
+        return self.solver(self)
+
+    def symbol(self, name: str) -> sp.Symbol:
+        """The generic (one-unit or shared) symbol called ``name``."""
+        if name in self.domains and self.domains[name] == "positive":
+            return sp.Symbol(name, positive=True)
+        return sp.Symbol(name, real=True)
+
+    def init_symbol(self, name: str) -> sp.Symbol:
+        """The symbol of a state variable's initial value, e.g. ``a_0``."""
+        return sp.Symbol(f"{name}_0", real=True)
+
+    @property
+    def unit_symbols(self) -> dict[str, sp.Symbol]:
+        """Generic unit state and unit-parameter symbols, and the shared parameters."""
+        names = (*self.state_names, *self.unit_param_names, *self.shared_param_names)
+        return {name: self.symbol(name) for name in names}
+
+    def instance(self, p: int) -> Instance:
+        """The explicit model at width ``p``."""
+        if not isinstance(p, int) or p < 1:
+            raise ValueError(f"width p must be a positive integer, got {p!r}")
+        return Instance(self, p)
+
+    @cached_property
+    def unit_field(self) -> dict[sp.Symbol, sp.Expr]:
+        """The vector field of one generic unit, in terms of its own symbols, the sums and shared params."""
+        inst = self.instance(2)
+        sums = {name: q for name, q in self.quantities.items() if q.kind == "sum"}
+        field_1 = {inst.state[n][0]: inst.vector_field[inst.state[n][0]] for n in self.state_names}
+        for name, quantity in sums.items():
+            second = inst.unit_expr(quantity.expr, 1)
+            unknowns = [s for s in (inst.state[n][1] for n in self.state_names) if second.has(s)]
+            if not unknowns:
+                continue
+            total = inst.unit_expr(quantity.expr, 0) + second
+            solved = sp.solve(sp.Eq(self.symbol(name), total), unknowns[0])
+            field_1 = {k: sp.factor(sp.cancel(v.subs(unknowns[0], solved[0]))) for k, v in field_1.items()}
+        others = {inst.state[n][1] for n in self.state_names} | {
+            inst.sym[n][1] for n in self.unit_param_names
+        }
+        for _key, value in field_1.items():
+            if value.free_symbols & others:
+                raise ValueError(
+                    f"{self.name}: the field of unit 1 depends on unit 2 beyond the sums: {value}"
+                )
+        rename = inst.unit_renaming(0)
+        return {rename[k]: v.xreplace(rename) for k, v in field_1.items()}
+
+    def unit_time_derivative(self, expr: sp.Expr) -> sp.Expr:
+        """d/dt of an expression in one unit's symbols (and the sums), along ``unit_field``."""
+        return sum(sp.diff(expr, s) * f for s, f in self.unit_field.items())
+
+    def verify_unit_conserved(self, expr: sp.Expr) -> Proof:
+        """Prove that a one-unit quantity has zero time derivative along the flow."""
+        return prove_zero(self.unit_time_derivative(expr))
+
+
+class Instance:
+    """A model at concrete width ``p``: explicit symbols, the derived loss, vector field and NTK."""
+
+    def __init__(self, model: Model, p: int) -> None:
+        self.model = model
+        self.p = p
+        self.state = {
+            n: tuple(sp.Symbol(f"{n}_{i + 1}", real=True) for i in range(p)) for n in model.state_names
+        }
+        unit_params = {
+            n: tuple(_like(model.symbol(n), f"{n}_{i + 1}") for i in range(p)) for n in model.unit_param_names
+        }
+        shared = {n: model.symbol(n) for n in model.shared_param_names}
+        self.sym: dict[str, sp.Symbol | tuple[sp.Symbol, ...]] = {**self.state, **unit_params, **shared}
+        self.inputs = tuple(sp.Symbol(f"x_{i + 1}", real=True) for i in range(model.input_dim(p)))
+        self.network = model.network(self.sym, self.inputs)
+        self.target = model.target(self.sym, self.inputs)
+        self.loss = population_loss(
+            self.network, self.target, self.inputs, lambda i, j: model.moment(self.sym, i, j)
+        )
+
+    @property
+    def variables(self) -> tuple[sp.Symbol, ...]:
+        """All state symbols, grouped by state name."""
+        return tuple(s for n in self.model.state_names for s in self.state[n])
+
+    @cached_property
+    def vector_field(self) -> dict[sp.Symbol, sp.Expr]:
+        """``-∂L/∂s`` for every state symbol ``s`` (derived by ``sympy.diff``)."""
+        return {s: -sp.diff(self.loss, s) for s in self.variables}
+
+    def time_derivative(self, expr: sp.Expr) -> sp.Expr:
+        """d/dt of ``expr`` along the flow (the Lie derivative)."""
+        return sum(sp.diff(expr, s) * f for s, f in self.vector_field.items())
+
+    def verify_conserved(self, expr: sp.Expr) -> Proof:
+        """Prove that ``expr`` has zero time derivative along the flow; the proof records the method."""
+        return prove_zero(self.time_derivative(expr))
+
+    def ntk(self) -> sp.Expr:
+        r"""Neural tangent kernel :math:`K(x, x') = \sum_s \partial_s f(x)\, \partial_s f(x')`."""
+        primed = {x: sp.Symbol(f"{x}'", real=True) for x in self.inputs}
+        return sp.factor(
+            sum(sp.diff(self.network, s) * sp.diff(self.network, s).xreplace(primed) for s in self.variables)
+        )
+
+    def unit_renaming(self, i: int) -> dict[sp.Symbol, sp.Symbol]:
+        """Map unit ``i``'s symbols to the generic unit symbols."""
+        names = (*self.model.state_names, *self.model.unit_param_names)
+        return {self.sym[n][i]: self.model.symbol(n) for n in names}
+
+    def unit_expr(self, expr: sp.Expr, i: int) -> sp.Expr:
+        """A generic one-unit expression written for unit ``i``."""
+        return expr.xreplace({v: k for k, v in self.unit_renaming(i).items()})
+
+    def quantity(self, name: str) -> sp.Expr:
+        """A model quantity written explicitly at this width (sums expanded)."""
+        q = self.model.quantities[name]
+        if q.kind == "sum":
+            return sum(self.unit_expr(q.expr, i) for i in range(self.p))
+        if q.kind == "scalar":
+            sums = {
+                self.model.symbol(n): self.quantity(n)
+                for n, s in self.model.quantities.items()
+                if s.kind == "sum"
+            }
+            return q.expr.xreplace(sums)
+        raise ValueError(f"quantity {name!r} is per unit; use unit_expr")
+
+
+def _like(symbol: sp.Symbol, name: str) -> sp.Symbol:
+    return sp.Symbol(name, **symbol.assumptions0)

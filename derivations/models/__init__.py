@@ -1,0 +1,27 @@
+"""The model registry: ``get(name)`` and ``names()``."""
+
+from __future__ import annotations
+
+from ..model import Model
+from . import diagonal_linear_network, linear_model, two_layer_scalar
+
+__all__ = ["get", "names"]
+
+_REGISTRY: dict[str, Model] = {
+    m.MODEL.name: m.MODEL for m in (linear_model, diagonal_linear_network, two_layer_scalar)
+}
+
+
+def names() -> list[str]:
+    """Registered model names, in registration order."""
+    return list(_REGISTRY)
+
+
+def get(name: str) -> Model:
+    """The model registered under ``name``; ``ValueError`` naming the known models otherwise."""
+    if isinstance(name, Model):
+        return name
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown model {name!r}; known models: {', '.join(_REGISTRY)}") from None
