@@ -58,7 +58,7 @@ def population_loss(
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Model:
     """A solvable model: network, target and moments as functions of the width-``p`` symbols.
 

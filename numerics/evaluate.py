@@ -1,0 +1,80 @@
+"""Evaluate compiled per-unit functions on arrays with units on the last axis (float64 or mpmath)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import mpmath
+import numpy as np
+
+from .compiled import CompiledModel, mp_vectorize
+from .riccati import riccati_mpmath, riccati_numpy
+
+__all__ = ["apply", "closed_form_state", "quantities", "unit_rhs"]
+
+# gamma is clipped to the normal float64 range: it only reaches 0 or inf in degenerate branches
+# (P0 = 0 or M0 = 0), where the factor it multiplies is exactly zero.
+GAMMA_RANGE = (np.finfo(float).tiny, np.finfo(float).max)
+
+
+def apply(f: Callable[..., object], env: Mapping[str, object], backend: str) -> object:
+    """Call a compiled function with the arguments it needs from ``env``."""
+    needed = {n: env[n] for n in f.names}  # type: ignore[attr-defined]
+    if backend == "numpy":
+        with np.errstate(over="ignore"):
+            return np.asarray(f(**needed), dtype=float)
+    return mp_vectorize(f)(**needed)
+
+
+def _sum_units(values: object, backend: str) -> object:
+    return np.sum(np.asarray(values, dtype=float if backend == "numpy" else object), axis=-1, keepdims=True)
+
+
+def unit_rhs(cm: CompiledModel, env: Mapping[str, object], backend: str = "numpy") -> dict[str, object]:
+    """The derived vector field at the states in ``env`` (arrays (..., p)), one entry per state name."""
+    env = dict(env)
+    for name, summand in cm.sum_summands.items():
+        env[name] = _sum_units(np.broadcast_to(apply(summand, env, backend), _shape(env)), backend)
+    return {name: apply(f, env, backend) for name, f in cm.field.items()}
+
+
+def quantities(cm: CompiledModel, env: Mapping[str, object], backend: str) -> dict[str, object]:
+    """The model's named quantities along a trajectory: unit ones keep the unit axis, sums drop it."""
+    env = dict(env)
+    shape = _shape(env)
+    out: dict[str, object] = {}
+    for name, summand in cm.sum_summands.items():
+        env[name] = _sum_units(np.broadcast_to(apply(summand, env, backend), shape), backend)
+        out[name] = env[name][..., 0]
+    for name, f in cm.unit_quantities.items():
+        out[name] = np.broadcast_to(apply(f, env, backend), shape)
+    for name, f in cm.scalar_quantities.items():
+        out[name] = np.broadcast_to(apply(f, env, backend), shape[:-1] + (1,))[..., 0]
+    return out
+
+
+def closed_form_state(cm: CompiledModel, env: Mapping[str, object], t: np.ndarray, backend: str) -> dict[str, object]:
+    """The closed-form states at times ``t``: arrays (T, batch, p)."""
+    env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
+    shape = _shape(env)
+    for name, summand in cm.cf_sums.items():
+        env[name] = _sum_units(np.broadcast_to(apply(summand, env, backend), shape), backend)
+    times = t.reshape(-1, 1, 1) if backend == "numpy" else np.asarray(t, dtype=object).reshape(-1, 1, 1)
+    env["t"] = times
+    for name, coefficient_fns in cm.cf_riccati.items():
+        c2, c1, c0, y0 = (apply(f, env, backend) if f.names else _constant(f, backend) for f in coefficient_fns)
+        if backend == "numpy":
+            env[name] = np.clip(riccati_numpy(c2, c1, c0, y0, times), *GAMMA_RANGE)
+        else:
+            env[name] = np.frompyfunc(riccati_mpmath, 5, 1)(c2, c1, c0, y0, times)
+    full = (len(t), *shape[1:])
+    return {n: np.broadcast_to(apply(f, env, backend), full) for n, f in cm.cf_state.items()}
+
+
+def _constant(f: Callable[..., object], backend: str) -> object:
+    value = f()
+    return float(value) if backend == "numpy" else mpmath.mpf(value)
+
+
+def _shape(env: Mapping[str, object]) -> tuple[int, ...]:
+    return np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))

@@ -1,0 +1,99 @@
+"""Reference integrators of the derived gradient flow: mpmath (Taylor series), SciPy DOP853, and discrete GD.
+
+All integrate the vector field derived by ``derivations`` (never the closed form), so they are independent
+checks of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import mpmath
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from .compiled import CompiledModel
+from .evaluate import unit_rhs
+
+__all__ = ["gradient_descent", "integrate_mpmath", "integrate_scipy"]
+
+
+def _pack(state: Mapping[str, np.ndarray]) -> np.ndarray:
+    return np.concatenate([np.asarray(v).ravel() for v in state.values()])
+
+
+def _unpack(y: object, names: tuple[str, ...], width: int) -> dict[str, object]:
+    return {n: np.asarray(y[i * width : (i + 1) * width])[None, :] for i, n in enumerate(names)}
+
+
+def integrate_scipy(
+    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, object], t: np.ndarray
+) -> dict[str, np.ndarray]:
+    """DOP853 at rtol 1e-13, one batch element at a time; arrays (T, batch, p)."""
+    names = cm.model.state_names
+    batch, width = next(iter(state.values())).shape
+    out = {n: np.empty((len(t), batch, width)) for n in names}
+    for j in range(batch):
+        env = {k: (v[j : j + 1] if isinstance(v, np.ndarray) else v) for k, v in params.items()}
+
+        def rhs(_time: float, y: np.ndarray, env: dict = env) -> np.ndarray:
+            return _pack(unit_rhs(cm, {**env, **_unpack(y, names, width)}))
+
+        y0 = _pack({n: state[n][j] for n in names})
+        scale = max(float(np.max(np.abs(y0))), 1e-300)
+        sol = solve_ivp(rhs, (0.0, float(t.max())), y0, method="DOP853", t_eval=np.sort(t), rtol=1e-13, atol=1e-16 * scale)
+        if not sol.success:
+            raise RuntimeError(f"DOP853 failed: {sol.message}")
+        values = sol.y[:, np.searchsorted(np.sort(t), t)]
+        for i, n in enumerate(names):
+            out[n][:, j, :] = values[i * width : (i + 1) * width].T
+    return out
+
+
+def integrate_mpmath(
+    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, object], t: np.ndarray, dps: int
+) -> dict[str, np.ndarray]:
+    """``mpmath.odefun`` (Taylor series) at ``dps`` digits; object arrays of mpf, shape (T, batch, p)."""
+    names = cm.model.state_names
+    batch, width = next(iter(state.values())).shape
+    out = {n: np.empty((len(t), batch, width), dtype=object) for n in names}
+    with mpmath.workdps(dps):
+        for j in range(batch):
+            env = {
+                k: (np.asarray([mpmath.mpf(float(x)) for x in v[j]], dtype=object)[None, :] if isinstance(v, np.ndarray) else mpmath.mpf(v))
+                for k, v in params.items()
+            }
+
+            def rhs(_time: mpmath.mpf, y: list, env: dict = env) -> list:
+                return list(_pack(unit_rhs(cm, {**env, **_unpack(np.asarray(y, dtype=object), names, width)}, "mpmath")))
+
+            y0 = [mpmath.mpf(float(x)) for x in _pack({n: state[n][j] for n in names})]
+            solution = mpmath.odefun(rhs, 0, y0)
+            for ti, time in enumerate(t):
+                values = solution(mpmath.mpf(float(time)))
+                for i, n in enumerate(names):
+                    out[n][ti, j, :] = values[i * width : (i + 1) * width]
+    return out
+
+
+def gradient_descent(
+    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, object], t: np.ndarray, lr: float
+) -> dict[str, np.ndarray]:
+    """Full-batch GD on the network's own weights, ``w <- w - lr * grad L``; time t = steps * lr.
+
+    The states are reported after ``round(t / lr)`` steps.
+    """
+    steps = np.rint(t / lr).astype(np.int64)
+    current = {n: np.array(v, dtype=float) for n, v in state.items()}
+    out = {n: np.empty((len(t), *v.shape)) for n, v in current.items()}
+    order = np.argsort(steps)
+    done = 0
+    for index in order:
+        while done < steps[index]:
+            with np.errstate(over="raise", invalid="raise"):
+                update = unit_rhs(cm, {**params, **current})
+                current = {n: current[n] + lr * update[n] for n in current}
+            done += 1
+        for n in current:
+            out[n][index] = current[n]
+    return out

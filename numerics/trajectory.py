@@ -1,0 +1,93 @@
+"""``trajectory``: closed form, high-precision integration, DOP853, or gradient descent, one interface."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from derivations import models
+from derivations.model import Model
+
+from .compiled import compiled, to_mpf
+from .evaluate import closed_form_state, quantities
+from .integrate import gradient_descent, integrate_mpmath, integrate_scipy
+from .validation import validate
+
+__all__ = ["trajectory"]
+
+
+def trajectory(
+    model: str | Model,
+    t: object,
+    params: Mapping[str, object],
+    init: Mapping[str, object],
+    method: str = "closed_form",
+    dps: int | None = None,
+    lr: float | None = None,
+) -> dict[str, np.ndarray]:
+    """States and derived quantities of ``model`` at times ``t``.
+
+    ``params`` and ``init`` are keyed by the model's symbol names (e.g. ``two_layer_scalar``: params ``S``,
+    ``Z``; init ``a``, ``b`` of shape (p,) or (batch, p)). ``method``: ``"closed_form"`` (lambdified numpy;
+    with ``dps``, the same closed form in mpmath), ``"mpmath"`` (the derived ODE by ``mpmath.odefun`` at
+    ``dps`` digits, default 30), ``"scipy"`` (DOP853, rtol 1e-13) or ``"gd"`` (gradient descent with
+    learning rate ``lr``, t = steps × lr). The result maps each state name and quantity (``theta``,
+    ``loss``, …) to an array with time as the first axis, then batch (if ``init`` had one), then units for
+    per-unit quantities; ``"t"`` holds the times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
+    """
+    model = models.get(model)
+    inputs = validate(model, t, params, init, method)
+    if lr is not None and method != "gd":
+        raise ValueError(f"lr is only used by method='gd', not {method!r}")
+    if method == "gd" and (lr is None or not np.isfinite(lr) or lr <= 0):
+        raise ValueError(f"method='gd' needs a learning rate lr > 0, got {lr!r}")
+    if dps is not None and (not isinstance(dps, int) or dps < 15):
+        raise ValueError(f"dps must be an integer >= 15, got {dps!r}")
+    if dps is not None and method not in ("closed_form", "mpmath"):
+        raise ValueError(f"dps is only used by 'closed_form' and 'mpmath', not {method!r}")
+    backend = "numpy" if dps is None and method != "mpmath" else "mpmath"
+    params_env: dict[str, object] = {**inputs.unit_params, **inputs.shared_params}
+    if method == "closed_form":
+        states = _closed_form(model, inputs, params_env, backend, dps)
+    elif method == "mpmath":
+        states = integrate_mpmath(compiled(model, "mpmath"), inputs.state, params_env, inputs.t, dps or 30)
+    elif method == "scipy":
+        states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)
+    else:
+        states = gradient_descent(compiled(model, "numpy"), inputs.state, params_env, inputs.t, float(lr))
+    result = _with_quantities(model, states, params_env, backend, dps or 30)
+    if not inputs.batched:
+        result = {k: v[:, 0] for k, v in result.items()}
+    result["t"] = inputs.t
+    return result
+
+
+def _closed_form(
+    model: Model, inputs: object, params_env: dict[str, object], backend: str, dps: int | None
+) -> dict[str, np.ndarray]:
+    cm = compiled(model, backend)
+    init_env = {str(model.init_symbol(n)): v for n, v in inputs.state.items()}
+    if backend == "numpy":
+        return closed_form_state(cm, {**init_env, **params_env}, inputs.t, backend)
+    import mpmath
+
+    with mpmath.workdps(dps or 30):
+        env = {k: (to_mpf(v) if isinstance(v, np.ndarray) else mpmath.mpf(v)) for k, v in {**init_env, **params_env}.items()}
+        return closed_form_state(cm, env, to_mpf(inputs.t), backend)
+
+
+def _with_quantities(
+    model: Model, states: dict[str, np.ndarray], params_env: dict[str, object], backend: str, dps: int
+) -> dict[str, np.ndarray]:
+    cm = compiled(model, backend)
+    env: dict[str, object] = {**params_env, **states}
+    if backend == "mpmath":
+        import mpmath
+
+        with mpmath.workdps(dps):
+            env = {k: (to_mpf(v) if isinstance(v, np.ndarray) and v.dtype != object else v) for k, v in env.items()}
+            env = {k: (v[None] if isinstance(v, np.ndarray) and k in params_env else v) for k, v in env.items()}
+            return {**states, **quantities(cm, env, backend)}
+    env = {k: (v[None] if isinstance(v, np.ndarray) and k in params_env else v) for k, v in env.items()}
+    return {**states, **quantities(cm, env, backend)}
