@@ -36,9 +36,7 @@ class Step:
     evidence: Mapping[sp.Symbol, tuple[float, float]] | None = None
     verifier: Callable[[], Proof] | None = None
 
-    def check(
-        self, extra_relations: Iterable[sp.Expr] = (), extra_substitutions: Mapping | None = None
-    ) -> Proof:
+    def check(self, extra_relations: Iterable[sp.Expr] = (), extra_substitutions: Mapping | None = None) -> Proof:
         """Verify this step alone."""
         if self.verifier is not None:
             return self.verifier()

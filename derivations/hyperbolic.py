@@ -223,10 +223,7 @@ def hyperbolic_solution(
         sums = {}
         unit_pm = {P0: (a0 + b0) ** 2 / (2 * Z), M0: (a0 - b0) ** 2 / (2 * Z)}
         ricc = riccati_solution(
-            *(
-                sp.expand(c.xreplace(unit_pm))
-                for c in (numeric_solution.c2, numeric_solution.c1, numeric_solution.c0)
-            ),
+            *(sp.expand(c.xreplace(unit_pm)) for c in (numeric_solution.c2, numeric_solution.c1, numeric_solution.c0)),
             1,
             t,
             name="gamma",

@@ -126,14 +126,10 @@ class Model:
             total = inst.unit_expr(quantity.expr, 0) + second
             solved = sp.solve(sp.Eq(self.symbol(name), total), unknowns[0])
             field_1 = {k: sp.factor(sp.cancel(v.subs(unknowns[0], solved[0]))) for k, v in field_1.items()}
-        others = {inst.state[n][1] for n in self.state_names} | {
-            inst.sym[n][1] for n in self.unit_param_names
-        }
+        others = {inst.state[n][1] for n in self.state_names} | {inst.sym[n][1] for n in self.unit_param_names}
         for _key, value in field_1.items():
             if value.free_symbols & others:
-                raise ValueError(
-                    f"{self.name}: the field of unit 1 depends on unit 2 beyond the sums: {value}"
-                )
+                raise ValueError(f"{self.name}: the field of unit 1 depends on unit 2 beyond the sums: {value}")
         rename = inst.unit_renaming(0)
         return {rename[k]: v.xreplace(rename) for k, v in field_1.items()}
 
@@ -152,9 +148,7 @@ class Instance:
     def __init__(self, model: Model, p: int) -> None:
         self.model = model
         self.p = p
-        self.state = {
-            n: tuple(sp.Symbol(f"{n}_{i + 1}", real=True) for i in range(p)) for n in model.state_names
-        }
+        self.state = {n: tuple(sp.Symbol(f"{n}_{i + 1}", real=True) for i in range(p)) for n in model.state_names}
         unit_params = {
             n: tuple(_like(model.symbol(n), f"{n}_{i + 1}") for i in range(p)) for n in model.unit_param_names
         }
@@ -163,9 +157,7 @@ class Instance:
         self.inputs = tuple(sp.Symbol(f"x_{i + 1}", real=True) for i in range(model.input_dim(p)))
         self.network = model.network(self.sym, self.inputs)
         self.target = model.target(self.sym, self.inputs)
-        self.loss = population_loss(
-            self.network, self.target, self.inputs, lambda i, j: model.moment(self.sym, i, j)
-        )
+        self.loss = population_loss(self.network, self.target, self.inputs, lambda i, j: model.moment(self.sym, i, j))
 
     @property
     def variables(self) -> tuple[sp.Symbol, ...]:
@@ -207,11 +199,7 @@ class Instance:
         if q.kind == "sum":
             return sum(self.unit_expr(q.expr, i) for i in range(self.p))
         if q.kind == "scalar":
-            sums = {
-                self.model.symbol(n): self.quantity(n)
-                for n, s in self.model.quantities.items()
-                if s.kind == "sum"
-            }
+            sums = {self.model.symbol(n): self.quantity(n) for n, s in self.model.quantities.items() if s.kind == "sum"}
             return q.expr.xreplace(sums)
         raise ValueError(f"quantity {name!r} is per unit; use unit_expr")
 

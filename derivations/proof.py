@@ -99,9 +99,7 @@ def prove_zero(
     if substitutions:
         expr = expr.subs(dict(substitutions))
     expr = expr.doit()
-    expr = expr.replace(
-        lambda e: hasattr(e, "definition") and isinstance(e, sp.Function), lambda e: e.definition()
-    )
+    expr = expr.replace(lambda e: hasattr(e, "definition") and isinstance(e, sp.Function), lambda e: e.definition())
     atomized, root_relations = _atomize(expr)
     numerator = sp.numer(sp.together(atomized))
     numerator = sp.expand(numerator)
@@ -147,6 +145,4 @@ def numeric_evidence(
             worst = max(worst, abs(f(*point)))
         tolerance = mpmath.mpf(10) ** (-(dps - 10))
     holds = bool(worst < tolerance)
-    return Proof(
-        holds, f"numeric evidence ({samples} points, {dps} digits)", False, residual=mpmath.nstr(worst, 5)
-    )
+    return Proof(holds, f"numeric evidence ({samples} points, {dps} digits)", False, residual=mpmath.nstr(worst, 5))

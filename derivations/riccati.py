@@ -136,9 +136,7 @@ def riccati_solution(
         "constant-rate": _constant_rate,
         "fixed-point": _fixed_point,
     }[branch]
-    solution, stable, definitions = solver(
-        derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags
-    )
+    solution, stable, definitions = solver(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags)
     derivation.add(
         sp.Eq(sp.Derivative(y, t) - rhs.subs(ys, y), 0),
         f"check: the solution satisfies the ODE ({branch} branch)",
@@ -149,9 +147,7 @@ def riccati_solution(
         "check: the initial condition",
         residual=solution.subs(t, 0) - y0,
     )
-    return RiccatiSolution(
-        c2, c1, c0, y0, t, branch, solution, stable, definitions, r_plus, r_minus, k, derivation
-    )
+    return RiccatiSolution(c2, c1, c0, y0, t, branch, solution, stable, definitions, r_plus, r_minus, k, derivation)
 
 
 def _generic(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags):

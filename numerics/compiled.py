@@ -71,7 +71,7 @@ def mp_vectorize(f: Callable[..., object]) -> Callable[..., np.ndarray]:
 
     def call(**values: object) -> np.ndarray:
         names = list(values)
-        ufunc = np.frompyfunc(lambda *args: f(**dict(zip(names, args))), len(names), 1)
+        ufunc = np.frompyfunc(lambda *args: f(**dict(zip(names, args, strict=True))), len(names), 1)
         return ufunc(*(np.asarray(values[n], dtype=object) for n in names)) if names else np.asarray(f())
 
     return call

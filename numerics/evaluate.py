@@ -49,7 +49,7 @@ def quantities(cm: CompiledModel, env: Mapping[str, object], backend: str) -> di
     for name, f in cm.unit_quantities.items():
         out[name] = np.broadcast_to(apply(f, env, backend), shape)
     for name, f in cm.scalar_quantities.items():
-        out[name] = np.broadcast_to(apply(f, env, backend), shape[:-1] + (1,))[..., 0]
+        out[name] = np.broadcast_to(apply(f, env, backend), (*shape[:-1], 1))[..., 0]
     return out
 
 

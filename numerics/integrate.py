@@ -41,7 +41,9 @@ def integrate_scipy(
 
         y0 = _pack({n: state[n][j] for n in names})
         scale = max(float(np.max(np.abs(y0))), 1e-300)
-        sol = solve_ivp(rhs, (0.0, float(t.max())), y0, method="DOP853", t_eval=np.sort(t), rtol=1e-13, atol=1e-16 * scale)
+        sol = solve_ivp(
+            rhs, (0.0, float(t.max())), y0, method="DOP853", t_eval=np.sort(t), rtol=1e-13, atol=1e-16 * scale
+        )
         if not sol.success:
             raise RuntimeError(f"DOP853 failed: {sol.message}")
         values = sol.y[:, np.searchsorted(np.sort(t), t)]
@@ -60,12 +62,18 @@ def integrate_mpmath(
     with mpmath.workdps(dps):
         for j in range(batch):
             env = {
-                k: (np.asarray([mpmath.mpf(float(x)) for x in v[j]], dtype=object)[None, :] if isinstance(v, np.ndarray) else mpmath.mpf(v))
+                k: (
+                    np.asarray([mpmath.mpf(float(x)) for x in v[j]], dtype=object)[None, :]
+                    if isinstance(v, np.ndarray)
+                    else mpmath.mpf(v)
+                )
                 for k, v in params.items()
             }
 
             def rhs(_time: mpmath.mpf, y: list, env: dict = env) -> list:
-                return list(_pack(unit_rhs(cm, {**env, **_unpack(np.asarray(y, dtype=object), names, width)}, "mpmath")))
+                return list(
+                    _pack(unit_rhs(cm, {**env, **_unpack(np.asarray(y, dtype=object), names, width)}, "mpmath"))
+                )
 
             y0 = [mpmath.mpf(float(x)) for x in _pack({n: state[n][j] for n in names})]
             solution = mpmath.odefun(rhs, 0, y0)

@@ -73,7 +73,10 @@ def _closed_form(
     import mpmath
 
     with mpmath.workdps(dps or 30):
-        env = {k: (to_mpf(v) if isinstance(v, np.ndarray) else mpmath.mpf(v)) for k, v in {**init_env, **params_env}.items()}
+        env = {
+            k: (to_mpf(v) if isinstance(v, np.ndarray) else mpmath.mpf(v))
+            for k, v in {**init_env, **params_env}.items()
+        }
         return closed_form_state(cm, env, to_mpf(inputs.t), backend)
 
 

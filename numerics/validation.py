@@ -55,9 +55,7 @@ def _check_keys(kind: str, given: Mapping[str, object], expected: tuple[str, ...
         raise ValueError(f"{kind} must have exactly the keys {list(expected)}; missing {missing}, unexpected {extra}")
 
 
-def validate(
-    model: Model, t: object, params: Mapping[str, object], init: Mapping[str, object], method: str
-) -> Inputs:
+def validate(model: Model, t: object, params: Mapping[str, object], init: Mapping[str, object], method: str) -> Inputs:
     """Check and normalise the arguments of ``trajectory``."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")

@@ -59,9 +59,7 @@ class Outcome:
         return cls(Status.REFUTED, method, detail, counterexample=witness)
 
     @classmethod
-    def erratum(
-        cls, printed_outcome: Outcome, corrected_outcome: Outcome, printed: str, corrected: str
-    ) -> Outcome:
+    def erratum(cls, printed_outcome: Outcome, corrected_outcome: Outcome, printed: str, corrected: str) -> Outcome:
         """A misprint: the printed form must be refuted, the corrected one proved or numerically supported.
 
         If either half does not come out that way the result is an ERROR naming the failing half(s).

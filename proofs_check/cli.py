@@ -41,9 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def select_claims(
-    registry: Registry, papers: Sequence[str] | None, prefixes: Sequence[str] | None
-) -> list[Claim]:
+def select_claims(registry: Registry, papers: Sequence[str] | None, prefixes: Sequence[str] | None) -> list[Claim]:
     """Claims of ``papers`` (all if None) whose id starts with one of ``prefixes`` (all if None).
 
     Raises ValueError for an unknown paper or a prefix that matches none of the papers' claims.

@@ -50,9 +50,7 @@ def run_check(claim: Claim) -> Outcome:
     return outcome
 
 
-def run_claims(
-    claims: Sequence[Claim], progress: Callable[[int, int, Claim], None] | None = None
-) -> list[Record]:
+def run_claims(claims: Sequence[Claim], progress: Callable[[int, int, Claim], None] | None = None) -> list[Record]:
     """Check each claim in order; ``progress(k, n, claim)`` is called (k from 1) before the k-th check."""
     records = []
     for k, claim in enumerate(claims, start=1):

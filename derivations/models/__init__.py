@@ -7,9 +7,7 @@ from . import diagonal_linear_network, linear_model, two_layer_scalar
 
 __all__ = ["get", "names"]
 
-_REGISTRY: dict[str, Model] = {
-    m.MODEL.name: m.MODEL for m in (linear_model, diagonal_linear_network, two_layer_scalar)
-}
+_REGISTRY: dict[str, Model] = {m.MODEL.name: m.MODEL for m in (linear_model, diagonal_linear_network, two_layer_scalar)}
 
 
 def names() -> list[str]:

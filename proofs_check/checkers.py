@@ -1,0 +1,125 @@
+"""Checkers that turn exact proofs (``derivations.proof``) and numeric evidence into claim outcomes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+import mpmath
+import sympy as sp
+
+from derivations.derivation import Derivation
+from derivations.proof import prove_zero
+from proofs_check.claims import Outcome
+
+__all__ = [
+    "all_of",
+    "derivation_steps",
+    "erratum",
+    "identities",
+    "sampled",
+]
+
+Point = Mapping[sp.Symbol, mpmath.mpf]
+Sampler = Callable[[int], Point]
+
+
+def identities(
+    residuals: Iterable[sp.Expr],
+    relations: Sequence[sp.Expr] = (),
+    substitutions: Mapping[sp.Basic, sp.Expr] | None = None,
+    sampler: Sampler | None = None,
+) -> Callable[[], Outcome]:
+    """Every residual vanishes identically (exactly); otherwise refuted, with a sampled counterexample."""
+
+    def check() -> Outcome:
+        methods = []
+        for residual in residuals:
+            proof = prove_zero(residual, relations=relations, substitutions=substitutions)
+            if not proof.holds:
+                if sampler is not None:
+                    expr = sp.sympify(residual).subs(dict(substitutions or {})).doit()
+                    point = counterexample(expr, sampler)
+                    if point is not None:
+                        return Outcome.refuted(
+                            "numeric counterexample (30 digits)", point, f"residual {proof.residual}"
+                        )
+                return Outcome.refuted("exact normal form", {}, f"non-zero residual: {proof.residual}")
+            methods.append(proof.method)
+        return Outcome.proved(", ".join(sorted(set(methods))))
+
+    return check
+
+
+def derivation_steps(derivation: Derivation, tags: Iterable[str]) -> Callable[[], Outcome]:
+    """Every step of ``derivation`` carrying one of ``tags`` re-checks exactly (there must be one)."""
+    wanted = set(tags)
+
+    def check() -> Outcome:
+        steps = [s for s in derivation.steps if s.tag in wanted]
+        if not steps:
+            return Outcome.error(f"no derivation step tagged {sorted(wanted)}")
+        methods = []
+        for step in steps:
+            proof = step.check(derivation.relations, derivation.definitions)
+            if not (proof.holds and proof.exact):
+                return Outcome.refuted(proof.method, {}, f"step {step.justification!r}: residual {proof.residual}")
+            methods.append(proof.method)
+        return Outcome.proved(", ".join(sorted(set(methods))), f"{len(steps)} derivation step(s)")
+
+    return check
+
+
+def sampled(
+    predicate: Callable[[Point], bool], sampler: Sampler, n: int = 300, what: str = ""
+) -> Callable[[], Outcome]:
+    """Numeric support: ``predicate`` holds at ``n`` sampled points (30 digits), else a counterexample."""
+
+    def check() -> Outcome:
+        with mpmath.workdps(30):
+            for i in range(n):
+                point = sampler(i)
+                if not predicate(point):
+                    return Outcome.refuted("sampling (30 digits)", _strings(point), what)
+        return Outcome.numeric(f"sampling, {n} random cases (30 digits)", what)
+
+    return check
+
+
+def all_of(*checks: Callable[[], Outcome]) -> Callable[[], Outcome]:
+    """Proved iff all are proved; numerically supported if the weakest is; else the first failure."""
+
+    def check() -> Outcome:
+        outcomes = [c() for c in checks]
+        for outcome in outcomes:
+            if outcome.status.value not in ("proved", "numerically-supported"):
+                return outcome
+        weakest = "numeric" if any(o.status.value == "numerically-supported" for o in outcomes) else "proved"
+        method = "; ".join(o.method for o in outcomes)
+        detail = "; ".join(o.detail for o in outcomes if o.detail)
+        return Outcome.numeric(method, detail) if weakest == "numeric" else Outcome.proved(method, detail)
+
+    return check
+
+
+def erratum(
+    printed: Callable[[], Outcome], corrected: Callable[[], Outcome], printed_text: str, corrected_text: str
+) -> Callable[[], Outcome]:
+    """The printed form must be refuted and the corrected one proved."""
+    return lambda: Outcome.erratum(printed(), corrected(), printed_text, corrected_text)
+
+
+def counterexample(expr: sp.Expr, sampler: Sampler, tries: int = 50) -> dict[str, str] | None:
+    """A sampled point where ``expr`` is clearly non-zero (30 digits), or None."""
+    with mpmath.workdps(30):
+        symbols = sorted(expr.free_symbols, key=str)
+        f = sp.lambdify(symbols, expr, modules="mpmath")
+        for i in range(tries):
+            point = sampler(i)
+            value = f(*(point[s] for s in symbols))
+            if abs(value) > mpmath.mpf(10) ** -20:
+                return {**_strings({s: point[s] for s in symbols}), "residual": mpmath.nstr(value, 10)}
+    return None
+
+
+def _strings(point: Mapping[object, object]) -> dict[str, str]:
+    return {str(k): mpmath.nstr(v, 12) if isinstance(v, mpmath.mpf) else str(v) for k, v in point.items()}
