@@ -12,10 +12,14 @@ which the right-hand side has slope ``-k``, i.e. the *attracting* fixed point (f
 
 .. math:: y(t) = \frac{r_+ - r_-\kappa e^{-kt}}{1-\kappa e^{-kt}},\quad \kappa=\frac{y_0-r_+}{y_0-r_-},
 
-and its numerically stable form, valid uniformly through the double-root limit ``k -> 0``, is
+and its numerically stable (Möbius) form, which needs neither root and covers every branch,
 
-.. math:: y(t) = r_+ + \frac{(y_0-r_+)\,e^{-kt}}{1 - c_2 (y_0-r_+)\, t\,\varphi_1(kt)},
-          \qquad \varphi_1(x) = \frac{1-e^{-x}}{x}.
+.. math:: y(t) = \frac{y_0 e^{-kt} + \tau\,(c_0 + \alpha y_0)}{e^{-kt} + \tau\,(\beta - c_2 y_0)},
+          \qquad \tau = \frac{1-e^{-kt}}{k} = t\,\varphi_1(kt),\quad \alpha = \frac{k+c_1}{2},\
+          \beta = \frac{k-c_1}{2},\quad \alpha\beta = -c_2c_0,
+
+where of ``alpha`` and ``beta`` the larger is computed directly and the other from the product, so that no
+sum cancels for any sign of the coefficients.
 
 Degenerate branches, each with its own derivation: ``c2 = 0`` (linear, and ``c1 = 0`` constant rate),
 ``Delta = 0`` (double root), and ``y0`` at a root (a fixed point). A negative discriminant (finite-time
@@ -31,7 +35,9 @@ import sympy as sp
 from .derivation import Derivation
 from .special import phi1
 
-__all__ = ["RiccatiSolution", "riccati_solution"]
+__all__ = ["ALPHA", "BETA", "RiccatiSolution", "riccati_solution"]
+
+ALPHA, BETA = sp.symbols("alpha beta", real=True)
 
 BRANCHES = ("generic", "linear", "constant-rate", "double-root", "fixed-point")
 
@@ -42,8 +48,8 @@ class RiccatiSolution:
 
     ``solution`` is y(t) in the branch's own closed form, with every auxiliary symbol substituted
     (``r_plus``, ``r_minus``, ``k`` are kept as symbols in ``derivation`` and defined in ``definitions``).
-    ``stable`` is the uniform numerically stable form (generic and double-root branches), in terms of the
-    coefficients, ``k`` and the attracting root (see ``attracting_root_forms``).
+    ``stable`` is the uniform numerically stable form, in terms of the coefficients, ``k`` and the symbols
+    ``ALPHA``, ``BETA`` (see ``rate_split``).
     """
 
     c2: sp.Expr
@@ -65,11 +71,9 @@ class RiccatiSolution:
         """``c1**2 - 4*c2*c0``."""
         return self.c1**2 - 4 * self.c2 * self.c0
 
-    def attracting_root_forms(self) -> tuple[sp.Expr, sp.Expr]:
-        """Two expressions of ``r_plus`` that are equal (given ``k**2 = Delta``): ``(-c1 - k)/(2 c2)`` and
-        ``2 c0 / (k - c1)``. The first is cancellation-free when ``c1 > 0``, the second when ``c1 <= 0``
-        (and it stays finite as ``c2 -> 0``)."""
-        return (-self.c1 - self.k) / (2 * self.c2), 2 * self.c0 / (self.k - self.c1)
+    def rate_split(self) -> tuple[sp.Expr, sp.Expr]:
+        """``alpha = (k + c1)/2`` and ``beta = (k - c1)/2`` of the stable form; ``alpha * beta = -c2 c0``."""
+        return (self.k + self.c1) / 2, (self.k - self.c1) / 2
 
     def __call__(self, t: sp.Expr) -> sp.Expr:
         """The solution at time ``t``."""
@@ -214,11 +218,19 @@ def _generic(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags
         tags.get("solution", ""),
         residual=y_t - paper_form,
     )
-    stable = r_plus + (y0 - r_plus) * decay / (1 - c2 * (y0 - r_plus) * t * phi1(k * t))
+    tau = t * phi1(k * t)
+    stable = (y0 * decay + tau * (c0 + ALPHA * y0)) / (decay + tau * (BETA - c2 * y0))
+    split = {ALPHA: -c2 * r_plus, BETA: c2 * r_minus}
+    derivation.add(
+        sp.Eq(ALPHA * BETA, -c2 * c0),
+        "alpha = (k + c1)/2 = -c2 r_+ and beta = (k - c1)/2 = c2 r_- multiply to -c2 c0",
+        residual=(k + c1) * (k - c1) / 4 + c2 * c0,
+        relations=root_relation,
+    )
     derivation.add(
         sp.Eq(ys, stable),
-        "numerically stable form, uniform in k -> 0 (phi1(x) = (1 - e^{-x})/x)",
-        residual=paper_form - stable,
+        "numerically stable Möbius form (tau = t phi1(kt) = (1 - e^{-kt})/k): no root, no cancelling sum",
+        residual=paper_form - stable.xreplace(split),
         substitutions=roots,
     )
     limit_form = r_plus + k * (y0 - r_plus) * decay / (k - c2 * (y0 - r_plus) * (1 - decay))
@@ -226,7 +238,7 @@ def _generic(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags
         sp.Eq(sp.Limit(ys, t, sp.oo), r_plus),
         "t -> oo: e^{-kt} -> 0 for k > 0 in a form continuous at e^{-kt} = 0 (denominator k - c2 (y0 - r_+) "
         "!= 0 because y0 != r_-)",
-        residual=(limit_form - stable) + (limit_form.subs(decay, 0) - r_plus),
+        residual=(limit_form - paper_form) + (limit_form.subs(decay, 0) - r_plus),
         substitutions=roots,
     )
     definitions = {r_plus: roots[r_plus].subs(k, k_expr), r_minus: roots[r_minus].subs(k, k_expr), k: k_expr}
@@ -253,7 +265,7 @@ def _double_root(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, 
         tags.get("solution", ""),
         residual=sp.diff(1 / (solution - root), t) + c2,
     )
-    stable = r_plus + (y0 - r_plus) / (1 - c2 * (y0 - r_plus) * t)
+    stable = solution
     definitions = {r_plus: root, r_minus: root, k: sp.S.Zero}
     derivation.relations = (*derivation.relations, c1**2 - 4 * c2 * c0)
     return solution, stable, definitions
@@ -269,7 +281,7 @@ def _linear(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags)
         tags.get("solution", ""),
         residual=sp.diff((solution - fixed) * sp.exp(-c1 * t), t),
     )
-    stable = fixed + (y0 - fixed) * sp.exp(c1 * t)
+    stable = solution
     return solution, stable, {r_plus: fixed, k: sp.Abs(c1)}
 
 
