@@ -114,13 +114,13 @@ def hyperbolic_solution(
     a_t = (a0 + b0) / 2 * sp.sqrt(g) + (a0 - b0) / 2 / sp.sqrt(g)
     b_t = (a0 + b0) / 2 * sp.sqrt(g) - (a0 - b0) / 2 / sp.sqrt(g)
     d.add(
-        sp.Eq(sp.Symbol("a(t)"), a_t),
+        sp.Eq(sp.Function("a")(t), a_t),
         "a = (u + v)/2",
         tags.get("ab", ""),
         residual=(a_t + b_t) / 2 - (a0 + b0) / 2 * sp.sqrt(g),
     )
     d.add(
-        sp.Eq(sp.Symbol("b(t)"), b_t),
+        sp.Eq(sp.Function("b")(t), b_t),
         "b = (u - v)/2",
         tags.get("ab", ""),
         residual=(a_t - b_t) - (a0 - b0) / sp.sqrt(g),
@@ -128,7 +128,7 @@ def hyperbolic_solution(
     theta_g = ((sym.Sigma0 + sym.S0) * g - (sym.Sigma0 - sym.S0) / g) / 2
     sigma_summand, s_summand = (a0**2 + b0**2) / (2 * Z), a0 * b0 / Z
     d.add(
-        sp.Eq(sp.Symbol("theta(t)"), theta_g),
+        sp.Eq(sp.Function("theta")(t), theta_g),
         "a b / Z = [(a0+b0)^2 gamma - (a0-b0)^2 / gamma]/(4Z), with (a0 ± b0)^2/(2Z) = Sigma_0 ± S_0 per unit, "
         + (grouping if shared else "for the unit alone"),
         tags.get("theta", ""),

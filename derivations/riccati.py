@@ -276,7 +276,7 @@ def _linear(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags)
     fixed = -c0 / c1
     solution = fixed + (y0 - fixed) * sp.exp(c1 * t)
     derivation.add(
-        sp.Eq(sp.Symbol(f"{ys}(t)") - fixed, (y0 - fixed) * sp.exp(c1 * t)),
+        sp.Eq(sp.Function(str(ys))(t) - fixed, (y0 - fixed) * sp.exp(c1 * t)),
         "c2 = 0: linear equation; the distance to the fixed point -c0/c1 evolves as e^{c1 t}",
         tags.get("solution", ""),
         residual=sp.diff((solution - fixed) * sp.exp(-c1 * t), t),
@@ -289,7 +289,7 @@ def _constant_rate(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr
     derivation.assumptions = (*derivation.assumptions, "c2 = c1 = 0")
     solution = y0 + c0 * t
     derivation.add(
-        sp.Eq(sp.Symbol(f"{ys}(t)"), solution),
+        sp.Eq(sp.Function(str(ys))(t), solution),
         "c2 = c1 = 0: constant rate",
         tags.get("solution", ""),
         residual=sp.diff(solution, t) - c0,

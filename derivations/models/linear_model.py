@@ -35,7 +35,7 @@ def _solve(model: Model) -> ClosedForm:
     )
     derivation.extend(solution.derivation)
     derivation.add(
-        sp.Eq(sp.Symbol("theta(t)"), S + (theta0 - S) * sp.exp(-lam * t)),
+        sp.Eq(sp.Function("theta")(t), S + (theta0 - S) * sp.exp(-lam * t)),
         "exponential saturation",
         "10",
         residual=solution.solution - (S + (theta0 - S) * sp.exp(-lam * t)),
