@@ -14,6 +14,7 @@ import sympy as sp
 
 from derivations import models
 from derivations.hyperbolic import SYMBOLS as H
+from derivations.riccati import riccati_solution
 from numerics import trajectory
 from proofs_check.checkers import all_of, derivation_steps, erratum, identities, sampled
 from proofs_check.claims import Citation, Claim, Outcome, register
@@ -437,6 +438,47 @@ claim(
     "K(x, x') = Z^-2 sum (a_i^2 + b_i^2) x x'",
     identities([_ntk - sum(_i3.sym["a"][i] ** 2 + _i3.sym["b"][i] ** 2 for i in range(3)) * _x * _xp / Z**2]),
 )
+
+
+# ---------------------------------------------------------------- degenerate cases and limits (spec §5)
+_P, _M = H.P0, H.M0
+
+
+def _saddle() -> Outcome:
+    """Sigma0 + S0 = 0: the engine takes the linear branch, theta = -M0/(2 gamma) <= 0 and Sigma = M0/(2 gamma)
+    (eq 82–85 with P0 = 0); theta then obeys the output equation theta' = 2 Sigma (S - theta)/Z."""
+    sol = riccati_solution(0, 2 * S / Z, _M / Z, 1, t)
+    if sol.branch != "linear":
+        return Outcome.refuted("Riccati branch", {"branch": sol.branch})
+    theta_t, sigma_t = -_M / (2 * sol.solution), _M / (2 * sol.solution)
+    return identities([sp.diff(theta_t, t) - 2 * sigma_t * (S - theta_t) / Z])()
+
+
+claim("appH.degenerate.saddle", "App. H (spec §5)", "",
+      "Σ0 + S0 = 0 (all a_i(0) = −b_i(0)): the Riccati equation is linear; θ(t) = −(Σ0 − S0)/(2γ) ≤ 0 "
+      "never reaches S > 0",
+      sp.Eq(sp.Function("theta")(t), -(Sigma0 - S0) / (2 * g)), _saddle, ("gamma > 0",))
+
+claim("appH.degenerate.fixed_point", "App. H (spec §5)", "", "S = S0: γ ≡ 1 is a fixed point (the weights do not move)",
+      sp.Eq(g, 1), identities([(-(Sigma0 + S0) + 2 * S + (Sigma0 - S0)).subs(S, S0)]))
+
+_eps = sp.Symbol("epsilon", positive=True)
+_Sig, _Spos = sp.Symbol("Sigma_0", positive=True), sp.Symbol("S", positive=True)
+_gp_sym0 = (_Spos + sp.sqrt(_Spos**2 + _Sig**2)) / _Sig
+
+
+def _limits() -> Outcome:
+    lazy = sp.limit(_gp_sym0, _Sig, sp.oo)
+    rich = sp.limit((_gp_sym0 * _Sig / (2 * _Spos)).subs(_Sig, _eps * _Sig), _eps, 0)
+    if lazy != 1 or sp.simplify(rich - 1) != 0:
+        return Outcome.refuted("sympy.limit", {"lazy limit": lazy, "rich limit": rich})
+    detail = "gamma_+ -> 1 as Sigma_0/S -> oo; gamma_+ (Sigma_0+S_0)/(2S) -> 1 as Sigma_0 -> 0"
+    return Outcome.proved("sympy.limit", detail)
+
+
+claim("sec7.limits", "§7 and App. H (spec §5 limits table)", "",
+      "Lazy: γ₊ → 1 as Σ0/S → ∞; rich: γ₊ ≈ 2S/(Σ0 + S0) → ∞ as Σ0/S → 0 (symmetric init S0 = 0)",
+      sp.Eq(sp.Limit(gp, Sigma0, sp.oo), 1), _limits, ("S_0 = 0", "S > 0"))
 
 
 # ---------------------------------------------------------------- numeric cross-check of Theorem 3
