@@ -128,7 +128,20 @@ def _latex_relation(relation: sp.Basic, symbol_names: Mapping[sp.Symbol, str] | 
     return "&" + sp.latex(relation, **options)
 
 
+_TEXT_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "^": r"\^{}",
+    "~": r"\~{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+}
+
+
 def _escape(text: str) -> str:
-    for char in "&%$#_{}":
-        text = text.replace(char, "\\" + char)
-    return text
+    """Escape LaTeX's special characters for text mode."""
+    return "".join(_TEXT_ESCAPES.get(char, char) for char in text)

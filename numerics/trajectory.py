@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import mpmath
 import numpy as np
 
 from derivations import models
@@ -70,8 +71,6 @@ def _closed_form(
     init_env = {str(model.init_symbol(n)): v for n, v in inputs.state.items()}
     if backend == "numpy":
         return closed_form_state(cm, {**init_env, **params_env}, inputs.t, backend)
-    import mpmath
-
     with mpmath.workdps(dps or 30):
         env = {
             k: (to_mpf(v) if isinstance(v, np.ndarray) else mpmath.mpf(v))
@@ -84,13 +83,10 @@ def _with_quantities(
     model: Model, states: dict[str, np.ndarray], params_env: dict[str, object], backend: str, dps: int
 ) -> dict[str, np.ndarray]:
     cm = compiled(model, backend)
-    env: dict[str, object] = {**params_env, **states}
-    if backend == "mpmath":
-        import mpmath
-
-        with mpmath.workdps(dps):
-            env = {k: (to_mpf(v) if isinstance(v, np.ndarray) and v.dtype != object else v) for k, v in env.items()}
-            env = {k: (v[None] if isinstance(v, np.ndarray) and k in params_env else v) for k, v in env.items()}
-            return {**states, **quantities(cm, env, backend)}
-    env = {k: (v[None] if isinstance(v, np.ndarray) and k in params_env else v) for k, v in env.items()}
-    return {**states, **quantities(cm, env, backend)}
+    # unit parameters gain a leading time axis to broadcast against the (T, batch, p) states
+    env = {k: (v[None] if isinstance(v, np.ndarray) else v) for k, v in params_env.items()}
+    if backend == "numpy":
+        return {**states, **quantities(cm, {**env, **states}, backend)}
+    with mpmath.workdps(dps):
+        env = {k: (to_mpf(v) if isinstance(v, np.ndarray) else mpmath.mpf(v)) for k, v in env.items()}
+        return {**states, **quantities(cm, {**env, **states}, backend)}
