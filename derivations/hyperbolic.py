@@ -223,7 +223,8 @@ def hyperbolic_solution(
         sums = {}
         unit_pm = {P0: (a0 + b0) ** 2 / (2 * Z), M0: (a0 - b0) ** 2 / (2 * Z)}
         ricc = riccati_solution(
-            *(sp.expand(c.xreplace(unit_pm)) for c in (numeric_solution.c2, numeric_solution.c1, numeric_solution.c0)),
+            # not expanded: (a0 ± b0)^2 must stay squares, or P0, M0 cancel for nearly (anti-)balanced modes
+            *(c.xreplace(unit_pm) for c in (numeric_solution.c2, numeric_solution.c1, numeric_solution.c0)),
             1,
             t,
             name="gamma",

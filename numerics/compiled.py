@@ -31,6 +31,7 @@ class CompiledModel:
     cf_sums: dict[str, Callable[..., object]]
     cf_riccati: dict[str, tuple[Callable[..., object], ...]]
     cf_state: dict[str, Callable[..., object]]
+    cf_positive: frozenset[str] = frozenset()
 
 
 def _lambdify(expr: sp.Expr, backend: str) -> Callable[..., object]:
@@ -55,7 +56,7 @@ def compiled(model: Model, backend: str = "numpy") -> CompiledModel:
     units = {n: _lambdify(q.expr, backend) for n, q in quantities.items() if q.kind == "unit"}
     scalars = {n: _lambdify(q.expr, backend) for n, q in quantities.items() if q.kind == "scalar"}
     cf = model.closed_form if model.solver is not None else None
-    cf_sums, cf_riccati, cf_state = {}, {}, {}
+    cf_sums, cf_riccati, cf_state, positive = {}, {}, {}, frozenset()
     if cf is not None:
         cf_sums = {str(s): _lambdify(e, backend) for s, e in cf.sums.items()}
         cf_riccati = {
@@ -63,7 +64,8 @@ def compiled(model: Model, backend: str = "numpy") -> CompiledModel:
             for g, sol in cf.riccati.items()
         }
         cf_state = {n: _lambdify(e, backend) for n, e in cf.state.items()}
-    return CompiledModel(model, field, sums, units, scalars, cf_sums, cf_riccati, cf_state)
+        positive = frozenset(str(g) for g in cf.riccati if g.is_positive)
+    return CompiledModel(model, field, sums, units, scalars, cf_sums, cf_riccati, cf_state, positive)
 
 
 def mp_vectorize(f: Callable[..., object]) -> Callable[..., np.ndarray]:

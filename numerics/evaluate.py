@@ -12,8 +12,8 @@ from .riccati import riccati_mpmath, riccati_numpy
 
 __all__ = ["apply", "closed_form_state", "quantities", "unit_rhs"]
 
-# gamma is clipped to the normal float64 range: it only reaches 0 or inf in degenerate branches
-# (P0 = 0 or M0 = 0), where the factor it multiplies is exactly zero.
+# A Riccati variable declared positive (the clock gamma) is clipped to the normal float64 range: it only
+# reaches 0 or inf in degenerate branches (P0 = 0 or M0 = 0), where the factor it multiplies is exactly zero.
 GAMMA_RANGE = (np.finfo(float).tiny, np.finfo(float).max)
 
 
@@ -64,7 +64,8 @@ def closed_form_state(cm: CompiledModel, env: Mapping[str, object], t: np.ndarra
     for name, coefficient_fns in cm.cf_riccati.items():
         c2, c1, c0, y0 = (apply(f, env, backend) if f.names else _constant(f, backend) for f in coefficient_fns)
         if backend == "numpy":
-            env[name] = np.clip(riccati_numpy(c2, c1, c0, y0, times), *GAMMA_RANGE)
+            values = riccati_numpy(c2, c1, c0, y0, times)
+            env[name] = np.clip(values, *GAMMA_RANGE) if name in cm.cf_positive else values
         else:
             env[name] = np.frompyfunc(riccati_mpmath, 5, 1)(c2, c1, c0, y0, times)
     full = (len(t), *shape[1:])
