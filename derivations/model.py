@@ -1,8 +1,9 @@
 r"""Models built from a network function, a target and input moments; the gradient flow is derived.
 
 Convention (every model): population loss :math:`\mathcal L = \tfrac12\,\mathbb E_x[(f(x) - f^*(x))^2]`,
-computed exactly from the second moments of the input, and gradient flow
-:math:`\dot\theta = -\nabla_\theta \mathcal L` (unit learning rate), obtained with ``sympy.diff``.
+computed exactly from the second moments of the input (and of the target, when it is a random variable of
+its own), and gradient flow :math:`\dot\theta = -\eta_\ell\nabla_\theta \mathcal L`, obtained with
+``sympy.diff``, where the layer-wise learning rate :math:`\eta_\ell` is 1 unless the model declares one.
 
 A model is a family indexed by its width ``p`` (the number of *units*: neurons or modes), each unit carrying
 the same state variables (e.g. ``a``, ``b``) and possibly its own parameters (e.g. ``S_i``, ``lam_i``).
@@ -82,6 +83,7 @@ class Model:
     domains: Mapping[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     solver: Callable[[Model], ClosedForm] | None = None
+    learning_rates: Mapping[str, str] = field(default_factory=dict)
 
     @cached_property
     def closed_form(self) -> ClosedForm:
@@ -118,7 +120,10 @@ class Model:
         inst = self.instance(2)
         sums = {name: q for name, q in self.quantities.items() if q.kind == "sum"}
         field_1 = {inst.state[n][0]: inst.vector_field[inst.state[n][0]] for n in self.state_names}
+        others = {inst.state[n][1] for n in self.state_names} | {inst.sym[n][1] for n in self.unit_param_names}
         for name, quantity in sums.items():
+            if not any(v.free_symbols & others for v in field_1.values()):
+                break
             second = inst.unit_expr(quantity.expr, 1)
             unknowns = [s for s in (inst.state[n][1] for n in self.state_names) if second.has(s)]
             if not unknowns:
@@ -126,12 +131,11 @@ class Model:
             total = inst.unit_expr(quantity.expr, 0) + second
             solved = sp.solve(sp.Eq(self.symbol(name), total), unknowns[0])
             field_1 = {k: sp.factor(sp.cancel(v.subs(unknowns[0], solved[0]))) for k, v in field_1.items()}
-        others = {inst.state[n][1] for n in self.state_names} | {inst.sym[n][1] for n in self.unit_param_names}
         for _key, value in field_1.items():
             if value.free_symbols & others:
                 raise ValueError(f"{self.name}: the field of unit 1 depends on unit 2 beyond the sums: {value}")
         rename = inst.unit_renaming(0)
-        return {rename[k]: v.xreplace(rename) for k, v in field_1.items()}
+        return {rename[k]: sp.factor(v.xreplace(rename)) for k, v in field_1.items()}
 
     def unit_time_derivative(self, expr: sp.Expr) -> sp.Expr:
         """d/dt of an expression in one unit's symbols (and the sums), along ``unit_field``."""
@@ -166,8 +170,12 @@ class Instance:
 
     @cached_property
     def vector_field(self) -> dict[sp.Symbol, sp.Expr]:
-        """``-∂L/∂s`` for every state symbol ``s`` (derived by ``sympy.diff``)."""
-        return {s: -sp.diff(self.loss, s) for s in self.variables}
+        """``-eta ∂L/∂s`` for every state symbol ``s`` (derived by ``sympy.diff``); ``eta`` is the layer's
+        learning-rate parameter if the model has layer-wise learning rates, else 1."""
+        rates = {n: self.sym[r] for n, r in self.model.learning_rates.items()}
+        return {
+            s: -rates.get(n, sp.S.One) * sp.diff(self.loss, s) for n in self.model.state_names for s in self.state[n]
+        }
 
     def time_derivative(self, expr: sp.Expr) -> sp.Expr:
         """d/dt of ``expr`` along the flow (the Lie derivative)."""

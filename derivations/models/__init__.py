@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from ..model import Model
-from . import diagonal_linear_network, linear_model, two_layer_scalar
+from . import diagonal_linear_network, layerwise_lr_linear, linear_model, two_layer_scalar
 
 __all__ = ["get", "names"]
 
-_REGISTRY: dict[str, Model] = {m.MODEL.name: m.MODEL for m in (linear_model, diagonal_linear_network, two_layer_scalar)}
+_REGISTRY: dict[str, Model] = {
+    m.MODEL.name: m.MODEL for m in (linear_model, diagonal_linear_network, two_layer_scalar, layerwise_lr_linear)
+}
 
 
 def names() -> list[str]:

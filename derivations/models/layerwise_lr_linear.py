@@ -1,0 +1,73 @@
+r"""``layerwise_lr_linear``: :math:`f(\xi) = \gamma\, u^\top w\, \xi` with layer-wise learning rates.
+
+Xu & Ziyin 2025 (ICLR), spec ``models-xu-ziyin2025.md`` §1–2: one hidden linear layer of width ``d`` on
+one-dimensional data, :math:`\dot u = -\eta_u\nabla_u L`, :math:`\dot w = -\eta_w \nabla_w L`, with data
+moments :math:`a = \mathbb E\xi^2 > 0`, :math:`b = \mathbb E\xi y`. Convention: the target is taken
+realizable, :math:`\mathbb E y^2 = b^2/a`, so ``loss`` is the excess risk
+:math:`\tfrac a2(\gamma u^\top w - b/a)^2` (the gradient flow does not depend on :math:`\mathbb E y^2`).
+
+Its closed form is pulled back from ``two_layer_scalar`` through the verified coordinate map
+:math:`a_i = \sqrt{\eta_w}\,u_i`, :math:`b_i = \sqrt{\eta_u}\,w_i`, :math:`S = \sqrt{\eta_u\eta_w}\,b/(\gamma a)`,
+:math:`Z = 1`, time :math:`\gamma^2 a\, t` (the spec's :math:`p_i, q_i` are :math:`a_i \pm b_i`).
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..closed_form import ClosedForm
+from ..coordinate_map import CoordinateMap
+from ..model import Model, Quantity
+from . import two_layer_scalar
+
+u, w = sp.symbols("u w", real=True)
+gamma, eta_u, eta_w, a, b = sp.symbols("gamma eta_u eta_w a b", positive=True)
+b = sp.Symbol("b", real=True)
+uw, uu, ww = sp.symbols("uw uu ww", real=True)
+
+
+def to_two_layer_scalar(model: Model) -> CoordinateMap:
+    """The map to ``two_layer_scalar`` (push-forward verified by ``CoordinateMap.derivation``)."""
+    return CoordinateMap(
+        source=model,
+        target=two_layer_scalar.MODEL,
+        state={"a": sp.sqrt(eta_w) * u, "b": sp.sqrt(eta_u) * w},
+        params={"S": sp.sqrt(eta_u * eta_w) * b / (gamma * a), "Z": sp.S.One},
+        sums={"theta": sp.sqrt(eta_u * eta_w) * uw},
+        time_scale=gamma**2 * a,
+        description="a = sqrt(eta_w) u, b = sqrt(eta_u) w",
+    )
+
+
+def _solve(model: Model) -> ClosedForm:
+    return to_two_layer_scalar(model).pullback(two_layer_scalar.MODEL.closed_form)
+
+
+MODEL = Model(
+    name="layerwise_lr_linear",
+    title="Linear network with layer-wise learning rates",
+    reference="Xu & Ziyin 2025 (ICLR), §2 (spec models-xu-ziyin2025.md §1-2)",
+    state_names=("u", "w"),
+    unit_param_names=(),
+    shared_param_names=("gamma", "eta_u", "eta_w", "a", "b"),
+    network=lambda s, x: s["gamma"] * sum(ui * wi for ui, wi in zip(s["u"], s["w"], strict=True)) * x[0],
+    target=lambda s, x: x[1],
+    moment=lambda s, i, j: (s["a"], s["b"], s["b"] ** 2 / s["a"])[i + j],
+    input_dim=lambda p: 2,
+    quantities={
+        "uw": Quantity("sum", u * w, "u . w"),
+        "uu": Quantity("sum", u**2, "|u|^2"),
+        "ww": Quantity("sum", w**2, "|w|^2"),
+        "output": Quantity("scalar", gamma * uw, "coefficient of xi in f"),
+        "ntk": Quantity("scalar", gamma**2 * (eta_u * ww + eta_w * uu), "learning-rate weighted NTK / (xi xi')"),
+        "alignment": Quantity("scalar", uw / sp.sqrt(uu * ww), "cosine of u and w (the paper's zeta)"),
+        "alignment_weighted": Quantity(
+            "scalar", 2 * sp.sqrt(eta_u * eta_w) * uw / (eta_w * uu + eta_u * ww), "tanh(theta)"
+        ),
+        "loss": Quantity("scalar", a * (gamma * uw - b / a) ** 2 / 2, "excess risk"),
+    },
+    domains={"gamma": "positive", "eta_u": "positive", "eta_w": "positive", "a": "positive", "b": "real"},
+    notes=("inputs (xi, y) with E[xi^2] = a, E[xi y] = b, E[y^2] = b^2/a", "loss = excess risk"),
+    solver=_solve,
+    learning_rates={"u": "eta_u", "w": "eta_w"},
+)
