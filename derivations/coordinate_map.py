@@ -75,11 +75,14 @@ class CoordinateMap:
     def inverse_state(self) -> dict[str, sp.Expr]:
         """Source state name → expression in the target's unit symbols (the map solved per unit)."""
         unknowns = [self.source.symbol(n) for n in self.source.state_names]
-        equations = [sp.Eq(self.target.symbol(n), e) for n, e in self.state.items()]
+        # the target's symbols may share names with the source's (u -> u): solve in placeholders
+        placeholders = {n: sp.Dummy(n) for n in self.state}
+        equations = [sp.Eq(placeholders[n], e) for n, e in self.state.items()]
         solved = sp.solve(equations, unknowns, dict=True)
         if len(solved) != 1:
             raise ValueError(f"the state map is not invertible per unit: {solved}")
-        return {str(k): v for k, v in solved[0].items()}
+        back = {placeholders[n]: self.target.symbol(n) for n in self.state}
+        return {str(k): v.xreplace(back) for k, v in solved[0].items()}
 
     def pullback(self, cf: ClosedForm) -> ClosedForm:
         """The source model's closed form obtained from the target's (``cf``) through this map."""

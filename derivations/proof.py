@@ -47,7 +47,6 @@ class Proof:
 def _atomize(expr: sp.Expr) -> tuple[sp.Expr, list[sp.Expr]]:
     """Replace transcendental atoms by symbols and square roots by symbols with relations."""
     relations: list[sp.Expr] = []
-    replacements: dict[sp.Expr, sp.Symbol] = {}
     counter = 0
 
     def fresh(prefix: str) -> sp.Symbol:
@@ -68,12 +67,16 @@ def _atomize(expr: sp.Expr) -> tuple[sp.Expr, list[sp.Expr]]:
         atoms.sort(key=sp.count_ops)
         node = atoms[0]
         if isinstance(node, sp.Pow):
-            base, e = node.base, node.exp
+            base, q = node.base, node.exp.q
             root = fresh("r")
-            relations.append(root**e.q - base)
-            replacements = {node: root**e.p}
-            expr = expr.xreplace({node: root**e.p}).xreplace({sp.Pow(base, sp.Rational(1, e.q)): root})
-            relations = [rel.xreplace(replacements) for rel in relations]
+
+            def same_radical(e: sp.Basic, base: sp.Expr = base, q: int = q) -> bool:
+                return isinstance(e, sp.Pow) and e.base == base and isinstance(e.exp, sp.Rational) and e.exp.q == q
+
+            # every power base^(m/q) becomes root^m, so sqrt(P) and 1/sqrt(P) are one radical
+            expr = expr.replace(same_radical, lambda e, root=root: root**e.exp.p)
+            relations = [rel.replace(same_radical, lambda e, root=root: root**e.exp.p) for rel in relations]
+            relations.append(root**q - base)
         elif isinstance(node, sp.exp):
             # exp(a) and exp(-a) are one atom X and its reciprocal, so that e^{kt} e^{-kt} cancels
             symbol = fresh("x")
@@ -100,7 +103,10 @@ def prove_zero(
         expr = expr.subs(dict(substitutions))
     expr = expr.doit()
     expr = expr.replace(lambda e: hasattr(e, "definition") and isinstance(e, sp.Function), lambda e: e.definition())
-    atomized, root_relations = _atomize(expr)
+    relations = [sp.sympify(r) for r in relations]
+    # atomize the expression and the caller's relations together, so that one radical is one symbol in both
+    atomized_all, root_relations = _atomize(sp.Tuple(expr, *relations))
+    atomized, relations = atomized_all[0], list(atomized_all[1:])
     numerator = sp.numer(sp.together(atomized))
     numerator = sp.expand(numerator)
     if numerator == 0:

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from ..model import Model
-from . import diagonal_linear_network, layerwise_lr_linear, linear_model, two_layer_scalar
+from . import (
+    diagonal_linear_network,
+    layerwise_lr_linear,
+    layerwise_lr_matrix,
+    linear_model,
+    two_layer_scalar,
+    uv_model,
+)
 
 __all__ = ["get", "names"]
 
-_REGISTRY: dict[str, Model] = {
-    m.MODEL.name: m.MODEL for m in (linear_model, diagonal_linear_network, two_layer_scalar, layerwise_lr_linear)
-}
+_MODULES = (linear_model, diagonal_linear_network, two_layer_scalar, layerwise_lr_linear, layerwise_lr_matrix, uv_model)
+_REGISTRY: dict[str, Model] = {m.MODEL.name: m.MODEL for m in _MODULES}
 
 
 def names() -> list[str]:

@@ -8,7 +8,10 @@ from collections.abc import Iterable
 from proofs_check import claims
 from proofs_check.claims import Registry
 
-PAPER_MODULES: dict[str, str] = {"nam2025": "proofs_check.papers.nam2025"}
+PAPER_MODULES: dict[str, str] = {
+    "nam2025": "proofs_check.papers.nam2025",
+    "xu_ziyin2025": "proofs_check.papers.xu_ziyin2025",
+}
 
 
 def load_papers(names: Iterable[str] | None = None) -> Registry:
