@@ -393,7 +393,7 @@ claim(
     "§4.5",
     "",
     "u → Cu, w → Cw, γ → γ/C², η → C²η: the flow is equivariant, the clock's Riccati coefficients and the "
-    "sums P0, M0 scale so that u(t) → C u(t); f, K, ζ are invariant",
+    "sums P0 = P/2, M0 = Q/2 scale by C⁴, so that u(t) → C u(t); f, K, ζ are invariant",
     "F(Cu, Cw; gamma/C^2, C^2 eta) = C F(u, w; gamma, eta)",
     identities(
         [
@@ -404,6 +404,7 @@ claim(
                 for c in (_clock.c2, _clock.c1, _clock.c0)
             ],
             *[e.xreplace(_abc_init) - _C * e for e in _lw_state.values()],
+            *[e.xreplace(_abc_init) - _C**4 * e for e in _sums.values()],
             (gamma * uw).xreplace(_abc) - gamma * uw,
             (gamma**2 * (eta_u * w**2 + eta_w * u**2)).xreplace(_abc) - gamma**2 * (eta_u * w**2 + eta_w * u**2),
             (2 * sp.sqrt(eta_u * eta_w) * uw / (eta_w * u**2 + eta_u * w**2)).xreplace(_abc)
