@@ -13,10 +13,9 @@ import numpy as np
 import sympy as sp
 
 from derivations import models
-from derivations.models.layerwise_lr_linear import to_two_layer_scalar
+from derivations.models.layerwise_lr_linear import phi_riccati, to_two_layer_scalar
 from derivations.models.layerwise_lr_matrix import layerwise_lr_matrix
 from derivations.models.uv_model import to_layerwise_lr_linear
-from derivations.riccati import riccati_solution
 from numerics import trajectory
 from proofs_check.checkers import all_of, derivation_steps, identities, sampled
 from proofs_check.claims import Citation, Claim, Outcome, register
@@ -155,16 +154,7 @@ _v_phi = R * (phi - 1 / phi) / (4 * sp.sqrt(eta_u * eta_w))
 _phi_dot = -2 * g.subs(uw, _v_phi) * phi
 _printed_rhs = -(gamma**2) * a * R / 2 * (phi**2 - 1) + 2 * gamma * b * sp.sqrt(eta_u * eta_w) * phi
 _B = 2 * b * sp.sqrt(eta_u * eta_w) / (gamma * a * R)
-_phi_ricc = riccati_solution(
-    -(gamma**2) * a * R / 2,
-    2 * gamma * b * sp.sqrt(eta_u * eta_w),
-    gamma**2 * a * R / 2,
-    sp.sqrt(P / Q),
-    sp.Symbol("t", nonnegative=True),
-    name="varphi",
-    branch="generic",
-    root_names=("alpha_+", "alpha_-"),
-)
+_phi_ricc = phi_riccati()
 claim(
     "sec2.riccati",
     "§2.2",
