@@ -1,6 +1,7 @@
 """Fast and high-precision numerics for the derived models: closed forms, integrators, gradient descent."""
 
+from .power_activation import reduced_trajectory
 from .riccati import riccati_mpmath, riccati_numpy
 from .trajectory import trajectory
 
-__all__ = ["riccati_mpmath", "riccati_numpy", "trajectory"]
+__all__ = ["reduced_trajectory", "riccati_mpmath", "riccati_numpy", "trajectory"]

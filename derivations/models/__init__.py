@@ -8,13 +8,22 @@ from . import (
     layerwise_lr_linear,
     layerwise_lr_matrix,
     linear_model,
+    power_activation,
     two_layer_scalar,
     uv_model,
 )
 
 __all__ = ["get", "names"]
 
-_MODULES = (linear_model, diagonal_linear_network, two_layer_scalar, layerwise_lr_linear, layerwise_lr_matrix, uv_model)
+_MODULES = (
+    linear_model,
+    diagonal_linear_network,
+    two_layer_scalar,
+    layerwise_lr_linear,
+    layerwise_lr_matrix,
+    uv_model,
+    power_activation,
+)
 _REGISTRY: dict[str, Model] = {m.MODEL.name: m.MODEL for m in _MODULES}
 
 

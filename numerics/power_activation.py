@@ -1,0 +1,149 @@
+r"""The one-dimensional reduction of the power-activation flow (spec ``models-xu-ziyin2025.md`` §3).
+
+With the common clock :math:`\tau(t) = \int_0^t\gamma E_\beta`, every neuron follows the same autonomous flow
+:math:`du/d\tau = -\eta_u w^\beta`, :math:`dw/d\tau = -\eta_w\beta u w^{\beta-1}` (``derivations.power_activation``),
+so :math:`(u_i, w_i)(\tau)` are known curves (the numerical :math:`F_i^{-1}`) and the whole flow is the scalar ODE
+
+.. math:: \dot\tau = g(\tau) := \gamma\Big(\gamma a\sum_i u_i(\tau)\,w_i(\tau)^\beta - b\Big).
+
+``reduced_trajectory`` solves it in two stages, each by DOP853 at rtol 1e-13:
+
+1. the neuron curves in :math:`\sigma = \operatorname{sgn}(g(0))\,\tau \ge 0` (dense output), up to the first zero
+   of :math:`g` (the fixed point :math:`\tau^*`) or up to :math:`\sigma_{\max} = |g(0)|\,t_{\max}`, a bound on
+   :math:`|\tau(t_{\max})|` because :math:`|E_\beta| = \sqrt{2aL}` does not increase along gradient flow;
+2. the scalar ODE :math:`\dot\sigma = |g|` in :math:`t`, with :math:`g` evaluated on the curves.
+
+The scalar ODE is autonomous, so :math:`\tau(t)` is monotone and the curves are only needed on
+:math:`[0, \sigma(t_{\max})]`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import sympy as sp
+from scipy.integrate import solve_ivp
+from scipy.optimize import OptimizeResult
+
+from derivations.models.power_activation import V, a, b, eta_u, eta_w, gamma, power_activation, u, w
+from derivations.power_activation import CLOCK_RATE, clock_field
+
+from .validation import validate
+
+__all__ = ["reduced_trajectory"]
+
+RTOL = 1e-13
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """Lambdified per-neuron clock flow, summand of V, clock rate and output."""
+
+    flow: Callable[..., list[np.ndarray]]
+    summand: Callable[..., np.ndarray]
+    rate: Callable[..., float]
+    output: Callable[..., np.ndarray]
+
+
+@cache
+def _compiled(beta: int) -> _Compiled:
+    model = power_activation(beta)
+    field = clock_field(beta)
+    return _Compiled(
+        flow=sp.lambdify((u, w, eta_u, eta_w), [field[u], field[w]], "numpy"),
+        summand=sp.lambdify((u, w), model.quantities["V"].expr, "numpy"),
+        rate=sp.lambdify((V, gamma, a, b), CLOCK_RATE, "numpy"),
+        output=sp.lambdify((V, gamma), model.quantities["output"].expr, "numpy"),
+    )
+
+
+def reduced_trajectory(
+    beta: int, t: object, params: Mapping[str, object], init: Mapping[str, object]
+) -> dict[str, np.ndarray]:
+    """States, clock and output of ``power_activation(beta)`` at times ``t`` from the one-dimensional reduction.
+
+    ``params`` has ``gamma, eta_u, eta_w, a, b``; ``init`` has ``u`` and ``w`` of shape (p,). Returns ``u`` and
+    ``w`` (T, p), ``tau``, ``output`` (= gamma V) and ``t`` (T,). Inputs are validated as by
+    ``numerics.trajectory`` (``ValueError`` naming the parameter; ``beta`` must be an integer >= 1).
+    """
+    model = power_activation(beta)
+    inputs = validate(model, t, params, init, "scipy")
+    if inputs.batched:
+        raise ValueError("init arrays must have shape (p,) for reduced_trajectory (no batch axis)")
+    fns, prm = _compiled(int(beta)), inputs.shared_params
+    width = inputs.width
+    y0 = np.concatenate([inputs.state["u"][0], inputs.state["w"][0]])
+
+    def rate(y: np.ndarray) -> float:
+        return float(fns.rate(np.sum(fns.summand(y[:width], y[width:])), prm["gamma"], prm["a"], prm["b"]))
+
+    direction, t_max = np.sign(rate(y0)), float(inputs.t.max())
+    if direction == 0 or t_max == 0:
+        sigma = np.zeros_like(inputs.t)
+        states = np.broadcast_to(y0, (len(sigma), 2 * width))
+    else:
+        curves = _neuron_curves(fns, prm, y0, direction, abs(rate(y0)) * t_max, rate)
+        sigma = _clock(curves, direction, inputs.t, rate)
+        states = curves.sol(sigma).T
+    V_t = np.sum(fns.summand(states[:, :width], states[:, width:]), axis=-1)
+    return {
+        "u": np.array(states[:, :width]),
+        "w": np.array(states[:, width:]),
+        "tau": direction * sigma,
+        "output": np.asarray(fns.output(V_t, prm["gamma"]), dtype=float),
+        "t": inputs.t,
+    }
+
+
+def _neuron_curves(
+    fns: _Compiled,
+    prm: Mapping[str, float],
+    y0: np.ndarray,
+    direction: float,
+    sigma_max: float,
+    rate: Callable[[np.ndarray], float],
+) -> OptimizeResult:
+    """Every neuron's autonomous clock flow in sigma = direction * tau, stopped at the first zero of the rate."""
+    width = len(y0) // 2
+
+    def rhs(_sigma: float, y: np.ndarray) -> np.ndarray:
+        return direction * np.concatenate(fns.flow(y[:width], y[width:], prm["eta_u"], prm["eta_w"]))
+
+    def fixed_point(_sigma: float, y: np.ndarray) -> float:
+        return rate(y)
+
+    fixed_point.terminal = True  # type: ignore[attr-defined]
+    scale = max(float(np.max(np.abs(y0))), 1e-300)
+    return solve_ivp(
+        rhs,
+        (0.0, sigma_max),
+        y0,
+        method="DOP853",
+        rtol=RTOL,
+        atol=1e-16 * scale,
+        dense_output=True,
+        events=fixed_point,
+    )
+
+
+def _clock(
+    curves: OptimizeResult, direction: float, times: np.ndarray, rate: Callable[[np.ndarray], float]
+) -> np.ndarray:
+    """sigma(t) from the scalar ODE sigma' = |g(sigma)| on the neuron curves; RuntimeError if it leaves them."""
+    sigma_end = float(curves.t[-1])
+
+    def rhs(_time: float, sigma: np.ndarray) -> list[float]:
+        return [direction * rate(curves.sol(sigma[0]))]
+
+    order = np.sort(times)
+    atol = 1e-16 * max(sigma_end, 1e-300)
+    sol = solve_ivp(rhs, (0.0, float(order[-1])), [0.0], method="DOP853", t_eval=order, rtol=RTOL, atol=atol)
+    if not sol.success:
+        raise RuntimeError(f"DOP853 failed on the clock equation: {sol.message}")
+    sigma = sol.y[0, np.searchsorted(order, times)]
+    if curves.status != 1 and np.max(sigma) > sigma_end * (1 + 1e-12):
+        raise RuntimeError(f"the neuron curves end at |tau| = {sigma_end} before the clock: {curves.message}")
+    return sigma
