@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import TextIO
 
+from derivations.conservation import conservation_table
 from proofs_check.claims import Claim, Registry, Status
 from proofs_check.papers import load_papers
 from proofs_check.report import format_details, format_table, summary_line, to_json
@@ -34,6 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="ID_PREFIX",
         help="only claims whose id starts with it (repeatable)",
+    )
+    parser.add_argument(
+        "--conservation",
+        action="store_true",
+        help="also print the conservation-law table of every registered model (and add it to the JSON)",
     )
     exclusive = parser.add_mutually_exclusive_group()
     exclusive.add_argument("--json", metavar="FILE", help="also write a JSON report to FILE ('-': stdout)")
@@ -102,9 +108,19 @@ def text_report(records: Sequence[Record]) -> str:
     return "\n\n".join(part for part in (format_table(records), details, summary_line(records)) if part)
 
 
-def write_json(records: Sequence[Record], destination: str) -> None:
+def format_conservation(table: Sequence[dict]) -> str:
+    """The conservation-law table: model, D, laws found (for every loss), laws counted, seconds."""
+    rows = [f"{'model':<26} {'D':>3} {'counted':>7} {'seconds':>7}  laws found (every loss)"]
+    for row in table:
+        found = "; ".join(row["found"]) or row["note"] or "none"
+        counted = "-" if row["counted"] is None else row["counted"]
+        rows.append(f"{row['model']:<26} {row['D'] or '-':>3} {counted:>7} {row['seconds']:>7.2f}  {found}")
+    return "\n".join(rows)
+
+
+def write_json(records: Sequence[Record], destination: str, extra: dict | None = None) -> None:
     """Write the JSON report to the file ``destination``, or to stdout if it is ``-``."""
-    text = json.dumps(to_json(records, {"versions": versions()}), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(to_json(records, {"versions": versions(), **(extra or {})}), indent=2, ensure_ascii=False) + "\n"
     if destination == "-":
         sys.stdout.write(text)
     else:
@@ -130,7 +146,12 @@ def main(argv: Sequence[str] | None = None, registry: Registry | None = None) ->
             print(f"{claim.id}  {claim.title}".rstrip())
         return 0
     records = run_with_progress(claims)
-    print(text_report(records), file=sys.stderr if args.json == "-" else sys.stdout)
+    out = sys.stderr if args.json == "-" else sys.stdout
+    extra = {}
+    if args.conservation:
+        extra["conservation"] = conservation_table()
+        print(format_conservation(extra["conservation"]) + "\n", file=out)
+    print(text_report(records), file=out)
     if args.json is not None:
-        write_json(records, args.json)
+        write_json(records, args.json, extra)
     return 1 if any(r.outcome.status in FAILING for r in records) else 0

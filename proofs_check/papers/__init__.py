@@ -11,6 +11,7 @@ from proofs_check.claims import Registry
 PAPER_MODULES: dict[str, str] = {
     "nam2025": "proofs_check.papers.nam2025",
     "xu_ziyin2025": "proofs_check.papers.xu_ziyin2025",
+    "marcotte2023": "proofs_check.papers.marcotte2023",
 }
 
 

@@ -454,13 +454,25 @@ def _saddle() -> Outcome:
     return identities([sp.diff(theta_t, t) - 2 * sigma_t * (S - theta_t) / Z])()
 
 
-claim("appH.degenerate.saddle", "App. H (spec §5)", "",
-      "Σ0 + S0 = 0 (all a_i(0) = −b_i(0)): the Riccati equation is linear; θ(t) = −(Σ0 − S0)/(2γ) ≤ 0 "
-      "never reaches S > 0",
-      sp.Eq(sp.Function("theta")(t), -(Sigma0 - S0) / (2 * g)), _saddle, ("gamma > 0",))
+claim(
+    "appH.degenerate.saddle",
+    "App. H (spec §5)",
+    "",
+    "Σ0 + S0 = 0 (all a_i(0) = −b_i(0)): the Riccati equation is linear; θ(t) = −(Σ0 − S0)/(2γ) ≤ 0 "
+    "never reaches S > 0",
+    sp.Eq(sp.Function("theta")(t), -(Sigma0 - S0) / (2 * g)),
+    _saddle,
+    ("gamma > 0",),
+)
 
-claim("appH.degenerate.fixed_point", "App. H (spec §5)", "", "S = S0: γ ≡ 1 is a fixed point (the weights do not move)",
-      sp.Eq(g, 1), identities([(-(Sigma0 + S0) + 2 * S + (Sigma0 - S0)).subs(S, S0)]))
+claim(
+    "appH.degenerate.fixed_point",
+    "App. H (spec §5)",
+    "",
+    "S = S0: γ ≡ 1 is a fixed point (the weights do not move)",
+    sp.Eq(g, 1),
+    identities([(-(Sigma0 + S0) + 2 * S + (Sigma0 - S0)).subs(S, S0)]),
+)
 
 _eps = sp.Symbol("epsilon", positive=True)
 _Sig, _Spos = sp.Symbol("Sigma_0", positive=True), sp.Symbol("S", positive=True)
@@ -476,9 +488,15 @@ def _limits() -> Outcome:
     return Outcome.proved("sympy.limit", detail)
 
 
-claim("sec7.limits", "§7 and App. H (spec §5 limits table)", "",
-      "Lazy: γ₊ → 1 as Σ0/S → ∞; rich: γ₊ ≈ 2S/(Σ0 + S0) → ∞ as Σ0/S → 0 (symmetric init S0 = 0)",
-      sp.Eq(sp.Limit(gp, Sigma0, sp.oo), 1), _limits, ("S_0 = 0", "S > 0"))
+claim(
+    "sec7.limits",
+    "§7 and App. H (spec §5 limits table)",
+    "",
+    "Lazy: γ₊ → 1 as Σ0/S → ∞; rich: γ₊ ≈ 2S/(Σ0 + S0) → ∞ as Σ0/S → 0 (symmetric init S0 = 0)",
+    sp.Eq(sp.Limit(gp, Sigma0, sp.oo), 1),
+    _limits,
+    ("S_0 = 0", "S > 0"),
+)
 
 
 # ---------------------------------------------------------------- numeric cross-check of Theorem 3

@@ -19,7 +19,7 @@ from derivations.models.uv_model import to_layerwise_lr_linear
 from numerics import trajectory
 from proofs_check.checkers import all_of, derivation_steps, identities, sampled
 from proofs_check.claims import Citation, Claim, Outcome, register
-from proofs_check.papers import xu_ziyin2025_power
+from proofs_check.papers import xu_ziyin2025_phase, xu_ziyin2025_power
 
 PAPER = "xu_ziyin2025"
 LW = models.get("layerwise_lr_linear")
@@ -434,5 +434,5 @@ claim(
     _theorem1_numeric,
 )
 
-for _power_claim in xu_ziyin2025_power.claims():
-    register(_power_claim)
+for _claim in (*xu_ziyin2025_power.claims(), *xu_ziyin2025_phase.claims()):
+    register(_claim)
