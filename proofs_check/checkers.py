@@ -9,10 +9,12 @@ import sympy as sp
 
 from derivations.derivation import Derivation
 from derivations.proof import prove_zero
+from numerics import trajectory
 from proofs_check.claims import Outcome
 
 __all__ = [
     "all_of",
+    "closed_form_vs_ode",
     "derivation_steps",
     "erratum",
     "identities",
@@ -123,3 +125,27 @@ def counterexample(expr: sp.Expr, sampler: Sampler, tries: int = 50) -> dict[str
 
 def _strings(point: Mapping[object, object]) -> dict[str, str]:
     return {str(k): mpmath.nstr(v, 12) if isinstance(v, mpmath.mpf) else str(v) for k, v in point.items()}
+
+
+def closed_form_vs_ode(
+    model: str, cases: Sequence[tuple[dict, dict]], times: Sequence[float], dps: int = 30, tolerance: float = 1e-25
+) -> Callable[[], Outcome]:
+    """The closed form at ``dps`` digits against ``mpmath.odefun`` on the derived flow, for each (params, init):
+    numerically supported if the largest error relative to each state vector's norm is below ``tolerance``."""
+
+    def check() -> Outcome:
+        worst = mpmath.mpf(0)
+        method = f"closed form vs mpmath.odefun ({dps} digits)"
+        for params, init in cases:
+            closed = trajectory(model, times, params, init, dps=dps)
+            flow = trajectory(model, times, params, init, method="mpmath", dps=dps)
+            with mpmath.workdps(dps):
+                for name in init:
+                    for k in range(len(times)):
+                        diff = sum((x - y) ** 2 for x, y in zip(closed[name][k], flow[name][k], strict=True))
+                        worst = max(worst, mpmath.sqrt(diff / sum(y**2 for y in flow[name][k])))
+        if worst > tolerance:
+            return Outcome.refuted(method, {"relative error": mpmath.nstr(worst, 5)})
+        return Outcome.numeric(method, f"max relative error {mpmath.nstr(worst, 3)}")
+
+    return check

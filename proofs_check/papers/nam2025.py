@@ -15,8 +15,7 @@ import sympy as sp
 from derivations import models
 from derivations.hyperbolic import SYMBOLS as H
 from derivations.riccati import riccati_solution
-from numerics import trajectory
-from proofs_check.checkers import all_of, derivation_steps, erratum, identities, sampled
+from proofs_check.checkers import all_of, closed_form_vs_ode, derivation_steps, erratum, identities, sampled
 from proofs_check.claims import Citation, Claim, Outcome, register
 
 PAPER = "nam2025"
@@ -500,27 +499,11 @@ claim(
 
 
 # ---------------------------------------------------------------- numeric cross-check of Theorem 3
-def _theorem3_numeric() -> Outcome:
-    rng = np.random.default_rng(7)
-    worst = mpmath.mpf(0)
-    for p, target in ((3, 2.0), (2, -0.05)):
-        init = {"a": rng.normal(size=p) * 0.5, "b": rng.normal(size=p) * 0.5}
-        params = {"S": target, "Z": 1.3}
-        times = [0.0, 0.7, 2.5]
-        closed = trajectory("two_layer_scalar", times, params, init, method="closed_form", dps=30)
-        flow = trajectory("two_layer_scalar", times, params, init, method="mpmath", dps=30)
-        with mpmath.workdps(30):
-            for name in ("a", "b"):
-                for k in range(len(times)):
-                    norm = mpmath.sqrt(sum(x**2 for x in flow[name][k]))
-                    err = (
-                        mpmath.sqrt(sum((x - y) ** 2 for x, y in zip(closed[name][k], flow[name][k], strict=True)))
-                        / norm
-                    )
-                    worst = max(worst, err)
-    if worst > mpmath.mpf(10) ** -25:
-        return Outcome.refuted("closed form vs mpmath.odefun (30 digits)", {"relative error": mpmath.nstr(worst, 5)})
-    return Outcome.numeric("closed form vs mpmath.odefun (30 digits)", f"max relative error {mpmath.nstr(worst, 3)}")
+_rng = np.random.default_rng(7)
+_THEOREM3_CASES = [
+    ({"S": target, "Z": 1.3}, {"a": _rng.normal(size=p) * 0.5, "b": _rng.normal(size=p) * 0.5})
+    for p, target in ((3, 2.0), (2, -0.05))
+]
 
 
 claim(
@@ -529,7 +512,7 @@ claim(
     "72–74",
     "The closed form agrees with 30-digit integration of the derived flow (S above and below S0)",
     "|x_closed - x_ode| / |x| <= 1e-25",
-    _theorem3_numeric,
+    closed_form_vs_ode("two_layer_scalar", _THEOREM3_CASES, [0.0, 0.7, 2.5]),
 )
 
 __all__ = ["appH_point"]

@@ -17,7 +17,7 @@ from derivations.models.layerwise_lr_linear import phi_riccati, to_two_layer_sca
 from derivations.models.layerwise_lr_matrix import layerwise_lr_matrix
 from derivations.models.uv_model import to_layerwise_lr_linear
 from numerics import trajectory
-from proofs_check.checkers import all_of, derivation_steps, identities, sampled
+from proofs_check.checkers import all_of, closed_form_vs_ode, derivation_steps, identities, sampled
 from proofs_check.claims import Citation, Claim, Outcome, register
 from proofs_check.papers import xu_ziyin2025_phase, xu_ziyin2025_power
 
@@ -405,24 +405,14 @@ claim(
 )
 
 
-def _theorem1_numeric() -> Outcome:
-    rng = np.random.default_rng(23)
-    worst = mpmath.mpf(0)
-    for d, b_value in ((4, 2.0), (3, -0.4)):
-        init = {"u": rng.normal(size=d) * 0.6, "w": rng.normal(size=d) * 0.6}
-        params = {"gamma": 0.8, "eta_u": 1.7, "eta_w": 0.6, "a": 1.3, "b": b_value}
-        times = [0.0, 0.6, 2.0]
-        closed = trajectory("layerwise_lr_linear", times, params, init, dps=30)
-        flow = trajectory("layerwise_lr_linear", times, params, init, method="mpmath", dps=30)
-        with mpmath.workdps(30):
-            for name in ("u", "w"):
-                for k in range(len(times)):
-                    norm = mpmath.sqrt(sum(x**2 for x in flow[name][k]))
-                    err = mpmath.sqrt(sum((x - y) ** 2 for x, y in zip(closed[name][k], flow[name][k], strict=True)))
-                    worst = max(worst, err / norm)
-    if worst > mpmath.mpf(10) ** -25:
-        return Outcome.refuted("closed form vs mpmath.odefun (30 digits)", {"relative error": mpmath.nstr(worst, 5)})
-    return Outcome.numeric("closed form vs mpmath.odefun (30 digits)", f"max relative error {mpmath.nstr(worst, 3)}")
+_rng = np.random.default_rng(23)
+_THEOREM1_CASES = [
+    (
+        {"gamma": 0.8, "eta_u": 1.7, "eta_w": 0.6, "a": 1.3, "b": b_value},
+        {"u": _rng.normal(size=d) * 0.6, "w": _rng.normal(size=d) * 0.6},
+    )
+    for d, b_value in ((4, 2.0), (3, -0.4))
+]
 
 
 claim(
@@ -431,7 +421,7 @@ claim(
     "",
     "The closed form of u(t), w(t) agrees with 30-digit integration of the flow (both sides of the fixed point)",
     "|x_closed - x_ode| / |x| <= 1e-25",
-    _theorem1_numeric,
+    closed_form_vs_ode("layerwise_lr_linear", _THEOREM1_CASES, [0.0, 0.6, 2.0]),
 )
 
 for _claim in (*xu_ziyin2025_power.claims(), *xu_ziyin2025_phase.claims()):
