@@ -136,7 +136,11 @@ def linear_theta_mp(theta0: np.ndarray, S: np.ndarray, lam: np.ndarray, t: np.nd
     with mpmath.workdps(dps):
         th, Ss, ls = _mp(theta0), _mp(S), _mp(lam)
         return np.array(
-            [[s + (x - s) * mpmath.exp(-lm * time) for x, s, lm in zip(th, Ss, ls, strict=True)] for time in _mp(t)],
+            # eq 10 as x e^{-lam t} - s expm1(-lam t): no cancellation when |x| << |s| (e.g. x = 1e-56, s = 1)
+            [
+                [x * mpmath.exp(-lm * time) - s * mpmath.expm1(-lm * time) for x, s, lm in zip(th, Ss, ls, strict=True)]
+                for time in _mp(t)
+            ],
             dtype=object,
         )
 
