@@ -45,7 +45,7 @@ from sympy.polys.matrices.sdm import SDM
 from sympy.polys.rings import PolyElement, PolyRing, sring
 
 from . import models as registry
-from .model import Instance, Model
+from .model import Instance, Model, input_coefficients
 from .proof import Proof, prove_zero
 
 __all__ = [
@@ -92,14 +92,12 @@ def reparametrization(instance: Instance) -> list[sp.Expr]:
     r"""The non-zero coefficients :math:`\varphi_j(\theta)` of the network in its inputs (Marcotte et al. 2023,
     §2: :math:`L = \ell(\varphi(\theta))`); e.g. ``two_layer_scalar``: :math:`[\sum_i a_ib_i/Z]`,
     ``diagonal_linear_network``: :math:`[a_ib_i]`. Parameters stay symbolic."""
-    network = sp.sympify(instance.network)
     name = instance.model.name
-    if not network.is_polynomial(*instance.inputs):
-        raise UnsupportedModelError(f"{name}: the network is not polynomial in its inputs")
-    poly = sp.Poly(network, *instance.inputs)
-    if poly.total_degree() > 1 or poly.coeff_monomial(1) != 0:
-        raise UnsupportedModelError(f"{name}: the network is not linear (without constant) in its inputs")
-    phi = [sp.factor(poly.coeff_monomial(x)) for x in instance.inputs]
+    try:
+        coefficients = input_coefficients(instance.network, instance.inputs)
+    except ValueError as error:
+        raise UnsupportedModelError(f"{name}: {error}") from None
+    phi = [sp.factor(f) for f in coefficients]
     phi = [f for f in phi if f != 0]
     for f in phi:
         if not f.is_polynomial(*instance.variables):
@@ -114,12 +112,8 @@ def flow_fields(instance: Instance, loss: str = "all") -> Fields:
     Raises :class:`UnsupportedModelError` if a component is not polynomial in the state."""
     variables = instance.variables
     if loss == "all":
-        rates = {
-            s: instance.sym[rate] for name, rate in instance.model.learning_rates.items() for s in instance.state[name]
-        }
-        fields = tuple(
-            tuple(rates.get(s, sp.S.One) * sp.diff(f, s) for s in variables) for f in reparametrization(instance)
-        )
+        rates = instance.learning_rates
+        fields = tuple(tuple(rates[s] * sp.diff(f, s) for s in variables) for f in reparametrization(instance))
     elif loss == "given":
         fields = (tuple(instance.vector_field[s] for s in variables),)
     else:

@@ -27,7 +27,7 @@ from .proof import Proof, prove_zero
 if TYPE_CHECKING:
     from .closed_form import ClosedForm
 
-__all__ = ["Instance", "Model", "Quantity", "population_loss"]
+__all__ = ["Instance", "Model", "Quantity", "input_coefficients", "population_loss"]
 
 Symbols = Mapping[str, "sp.Symbol | tuple[sp.Symbol, ...]"]
 
@@ -43,14 +43,21 @@ class Quantity:
     description: str = ""
 
 
+def input_coefficients(expr: sp.Expr, inputs: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
+    """The coefficients of ``expr`` in ``inputs``; ``ValueError`` unless it is linear (no constant) in them."""
+    if not sp.sympify(expr).is_polynomial(*inputs):
+        raise ValueError("expected an expression linear (no constant) in the inputs, got a non-polynomial one")
+    poly = sp.Poly(sp.expand(expr), *inputs)
+    if poly.total_degree() > 1 or poly.coeff_monomial(1) != 0:
+        raise ValueError("expected an expression linear (no constant) in the inputs")
+    return [poly.coeff_monomial(x) for x in inputs]
+
+
 def population_loss(
     network: sp.Expr, target: sp.Expr, inputs: tuple[sp.Symbol, ...], moment: Callable[[int, int], sp.Expr]
 ) -> sp.Expr:
     r"""``½ E[(f − f*)^2]`` for ``f``, ``f*`` linear in the inputs, with ``E[x_i x_j] = moment(i, j)``."""
-    residual = sp.Poly(sp.expand(network - target), *inputs)
-    if residual.total_degree() > 1 or residual.coeff_monomial(1) != 0:
-        raise ValueError("population_loss needs f and f* linear (no constant) in the inputs")
-    coefficients = [residual.coeff_monomial(x) for x in inputs]
+    coefficients = input_coefficients(network - target, inputs)
     return sp.Rational(1, 2) * sum(
         coefficients[i] * coefficients[j] * moment(i, j)
         for i in range(len(inputs))
@@ -169,13 +176,17 @@ class Instance:
         return tuple(s for n in self.model.state_names for s in self.state[n])
 
     @cached_property
-    def vector_field(self) -> dict[sp.Symbol, sp.Expr]:
-        """``-eta ∂L/∂s`` for every state symbol ``s`` (derived by ``sympy.diff``); ``eta`` is the layer's
-        learning-rate parameter if the model has layer-wise learning rates, else 1."""
-        rates = {n: self.sym[r] for n, r in self.model.learning_rates.items()}
+    def learning_rates(self) -> dict[sp.Symbol, sp.Expr]:
+        """Each state symbol's learning rate: its layer's rate parameter, or 1 without layer-wise rates."""
+        rates = self.model.learning_rates
         return {
-            s: -rates.get(n, sp.S.One) * sp.diff(self.loss, s) for n in self.model.state_names for s in self.state[n]
+            s: self.sym[rates[n]] if n in rates else sp.S.One for n in self.model.state_names for s in self.state[n]
         }
+
+    @cached_property
+    def vector_field(self) -> dict[sp.Symbol, sp.Expr]:
+        """``-eta ∂L/∂s`` for every state symbol ``s`` (derived by ``sympy.diff``), ``eta`` from ``learning_rates``."""
+        return {s: -eta * sp.diff(self.loss, s) for s, eta in self.learning_rates.items()}
 
     def time_derivative(self, expr: sp.Expr) -> sp.Expr:
         """d/dt of ``expr`` along the flow (the Lie derivative)."""

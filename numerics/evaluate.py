@@ -26,26 +26,29 @@ def apply(f: Callable[..., object], env: Mapping[str, object], backend: str) -> 
     return mp_vectorize(f)(**needed)
 
 
-def _sum_units(values: object, backend: str) -> object:
-    return np.sum(np.asarray(values, dtype=float if backend == "numpy" else object), axis=-1, keepdims=True)
+def _with_sums(
+    summands: Mapping[str, Callable[..., object]], env: Mapping[str, object], backend: str
+) -> dict[str, object]:
+    """``env`` plus each sum over the unit axis (kept, of length 1), evaluated from its per-unit summand."""
+    env = dict(env)
+    shape = _shape(env)
+    for name, summand in summands.items():
+        values = np.broadcast_to(apply(summand, env, backend), shape)
+        env[name] = np.sum(np.asarray(values, dtype=float if backend == "numpy" else object), axis=-1, keepdims=True)
+    return env
 
 
 def unit_rhs(cm: CompiledModel, env: Mapping[str, object], backend: str = "numpy") -> dict[str, object]:
     """The derived vector field at the states in ``env`` (arrays (..., p)), one entry per state name."""
-    env = dict(env)
-    for name, summand in cm.sum_summands.items():
-        env[name] = _sum_units(np.broadcast_to(apply(summand, env, backend), _shape(env)), backend)
+    env = _with_sums(cm.sum_summands, env, backend)
     return {name: apply(f, env, backend) for name, f in cm.field.items()}
 
 
 def quantities(cm: CompiledModel, env: Mapping[str, object], backend: str) -> dict[str, object]:
     """The model's named quantities along a trajectory: unit ones keep the unit axis, sums drop it."""
-    env = dict(env)
     shape = _shape(env)
-    out: dict[str, object] = {}
-    for name, summand in cm.sum_summands.items():
-        env[name] = _sum_units(np.broadcast_to(apply(summand, env, backend), shape), backend)
-        out[name] = env[name][..., 0]
+    env = _with_sums(cm.sum_summands, env, backend)
+    out: dict[str, object] = {name: env[name][..., 0] for name in cm.sum_summands}
     for name, f in cm.unit_quantities.items():
         out[name] = np.broadcast_to(apply(f, env, backend), shape)
     for name, f in cm.scalar_quantities.items():
@@ -57,8 +60,7 @@ def closed_form_state(cm: CompiledModel, env: Mapping[str, object], t: np.ndarra
     """The closed-form states at times ``t``: arrays (T, batch, p)."""
     env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
     shape = _shape(env)
-    for name, summand in cm.cf_sums.items():
-        env[name] = _sum_units(np.broadcast_to(apply(summand, env, backend), shape), backend)
+    env = _with_sums(cm.cf_sums, env, backend)
     times = t.reshape(-1, 1, 1) if backend == "numpy" else np.asarray(t, dtype=object).reshape(-1, 1, 1)
     env["t"] = times
     for name, coefficient_fns in cm.cf_riccati.items():

@@ -12,7 +12,7 @@ import mpmath
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from .compiled import CompiledModel
+from .compiled import CompiledModel, to_mpf
 from .evaluate import unit_rhs
 
 __all__ = ["gradient_descent", "integrate_mpmath", "integrate_scipy"]
@@ -63,21 +63,14 @@ def integrate_mpmath(
     out = {n: np.empty((len(t), batch, width), dtype=object) for n in names}
     with mpmath.workdps(dps):
         for j in range(batch):
-            env = {
-                k: (
-                    np.asarray([mpmath.mpf(float(x)) for x in v[j]], dtype=object)[None, :]
-                    if isinstance(v, np.ndarray)
-                    else mpmath.mpf(v)
-                )
-                for k, v in params.items()
-            }
+            env = {k: (to_mpf(v[j : j + 1]) if isinstance(v, np.ndarray) else mpmath.mpf(v)) for k, v in params.items()}
 
             def rhs(_time: mpmath.mpf, y: list, env: dict = env) -> list:
                 return list(
                     _pack(unit_rhs(cm, {**env, **_unpack(np.asarray(y, dtype=object), names, width)}, "mpmath"))
                 )
 
-            y0 = [mpmath.mpf(float(x)) for x in _pack({n: state[n][j] for n in names})]
+            y0 = list(to_mpf(_pack({n: state[n][j] for n in names})))
             solution = mpmath.odefun(rhs, 0, y0)
             for ti, time in enumerate(t):
                 values = solution(mpmath.mpf(float(time)))

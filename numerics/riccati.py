@@ -34,34 +34,42 @@ def _phi1_mpmath(x: mpmath.mpf) -> mpmath.mpf:
 
 
 @cache
-def _stable(backend: str) -> object:
+def _compiled(backend: str) -> tuple[object, object]:
+    """The engine's stable form and its rate split ``(alpha, beta) = ((k + c1)/2, (k - c1)/2)``, lambdified."""
     generic = riccati_solution(C2, C1, C0, Y0, T, branch="generic")
-    expr = generic.stable.xreplace({generic.k: K})
+    to_k = {generic.k: K}
     modules = [{"phi1": _phi1_numpy}, "numpy"] if backend == "numpy" else [{"phi1": _phi1_mpmath}, "mpmath"]
-    return sp.lambdify((C2, C0, Y0, T, K, ALPHA, BETA), expr, modules=modules)
+    stable = sp.lambdify((C2, C0, Y0, T, K, ALPHA, BETA), generic.stable.xreplace(to_k), modules=modules)
+    split = sp.lambdify((C1, K), [e.xreplace(to_k) for e in generic.rate_split()], modules=modules)
+    return stable, split
+
+
+def _discriminant(c2: object, c1: object, c0: object) -> object:
+    delta = c1**2 - 4 * c2 * c0
+    if np.any(delta < 0):
+        raise ValueError("Riccati coefficients with negative discriminant (finite-time blow-up) are not supported")
+    return delta
 
 
 def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray, t: np.ndarray) -> np.ndarray:
     """y(t) for ``y' = c2 y^2 + c1 y + c0``, broadcasting all arguments (float64; +inf past an overflow)."""
     c2, c1, c0, y0, t = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (c2, c1, c0, y0, t)))
-    delta = c1**2 - 4 * c2 * c0
-    if np.any(delta < 0):
-        raise ValueError("Riccati coefficients with negative discriminant (finite-time blow-up) are not supported")
-    k = np.sqrt(delta)
+    k = np.sqrt(_discriminant(c2, c1, c0))
+    stable, split = _compiled("numpy")
     with np.errstate(all="ignore"):
-        big = np.where(c1 > 0, (k + c1) / 2, (k - c1) / 2)
+        alpha_direct, beta_direct = split(c1, k)
+        big = np.where(c1 > 0, alpha_direct, beta_direct)
         small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)
         alpha, beta = np.where(c1 > 0, big, small), np.where(c1 > 0, small, big)
-        return _stable("numpy")(c2, c0, y0, t, k, alpha, beta)
+        return stable(c2, c0, y0, t, k, alpha, beta)
 
 
 def riccati_mpmath(c2: mpmath.mpf, c1: mpmath.mpf, c0: mpmath.mpf, y0: mpmath.mpf, t: mpmath.mpf) -> mpmath.mpf:
     """The same solution for scalar mpmath numbers (at the current ``mpmath.mp.dps``)."""
-    delta = c1**2 - 4 * c2 * c0
-    if delta < 0:
-        raise ValueError("Riccati coefficients with negative discriminant (finite-time blow-up) are not supported")
-    k = mpmath.sqrt(delta)
-    big = (k + c1) / 2 if c1 > 0 else (k - c1) / 2
+    k = mpmath.sqrt(_discriminant(c2, c1, c0))
+    stable, split = _compiled("mpmath")
+    alpha_direct, beta_direct = split(c1, k)
+    big = alpha_direct if c1 > 0 else beta_direct
     small = -c2 * c0 / big if big > 0 else mpmath.mpf(0)
     alpha, beta = (big, small) if c1 > 0 else (small, big)
-    return _stable("mpmath")(c2, c0, y0, t, k, alpha, beta)
+    return stable(c2, c0, y0, t, k, alpha, beta)
