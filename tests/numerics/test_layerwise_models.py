@@ -6,6 +6,8 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from numerics import trajectory
 
@@ -112,3 +114,41 @@ def test_uv_model_closed_form_against_its_flow() -> None:
 def test_layerwise_bad_parameters(params: dict, word: str) -> None:
     with pytest.raises(ValueError, match=word):
         trajectory("layerwise_lr_linear", [0.0, 1.0], params, {"u": [1.0, 2.0], "w": [0.5, 0.1]})
+
+
+@st.composite
+def layerwise_cases(draw: st.DrawFn) -> tuple[dict, dict]:
+    d = draw(st.integers(1, 64))
+    scale = 10.0 ** draw(st.floats(-3, 1))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    init = {"u": rng.normal(size=d) * scale, "w": rng.normal(size=d) * scale}
+    gamma, a = 10.0 ** draw(st.floats(-0.5, 0.5)), 10.0 ** draw(st.floats(-0.5, 0.5))
+    # target output on either side of the initial output
+    target = gamma * float(init["u"] @ init["w"]) + draw(st.sampled_from([-1.0, 1.0])) * 10.0 ** draw(
+        st.floats(-2, 0.5)
+    )
+    params = {"gamma": gamma, "eta_u": 10.0 ** draw(st.floats(-1, 1)), "eta_w": 10.0 ** draw(st.floats(-1, 1))}
+    return {**params, "a": a, "b": target * a}, init
+
+
+@settings(max_examples=30)
+@given(case=layerwise_cases())
+def test_layerwise_closed_form_against_dop853_in_every_regime(case: tuple[dict, dict]) -> None:
+    params, init = case
+    times = np.array([0.0, 0.05, 0.3, 1.0])
+    closed = trajectory("layerwise_lr_linear", times, params, init)
+    flow = trajectory("layerwise_lr_linear", times, params, init, method="scipy")
+    state, ref = (np.concatenate([r["u"], r["w"]], axis=-1) for r in (closed, flow))
+    assert np.all(np.isfinite(state))
+    assert np.max(np.linalg.norm(state - ref, axis=-1) / np.linalg.norm(ref, axis=-1)) < 1e-8
+
+
+def test_uv_model_closed_form_30_digits() -> None:
+    rng = np.random.default_rng(9)
+    init = {"u": rng.normal(size=3), "v": rng.normal(size=3)}
+    params = {"n": 3.0, "a": 1.4, "b": -0.8}
+    closed = trajectory("uv_model", [0.0, 0.5, 2.0], params, init, dps=30)
+    flow = trajectory("uv_model", [0.0, 0.5, 2.0], params, init, method="mpmath", dps=30)
+    for name in ("u", "v"):
+        assert _rel_err(closed[name], flow[name]) < 1e-25
