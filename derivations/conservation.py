@@ -94,7 +94,7 @@ def reparametrization(instance: Instance) -> list[sp.Expr]:
     ``diagonal_linear_network``: :math:`[a_ib_i]`. Parameters stay symbolic."""
     name = instance.model.name
     try:
-        coefficients = input_coefficients(instance.network, instance.inputs)
+        coefficients = [c for f in instance.outputs for c in input_coefficients(f, instance.inputs)]
     except ValueError as error:
         raise UnsupportedModelError(f"{name}: {error}") from None
     phi = [sp.factor(f) for f in coefficients]
@@ -495,7 +495,7 @@ def _model_laws(model: Model, degree: int, p: int, loss: str) -> tuple[Conserved
     selector = _Selector(_Sample.draw(exprs, variables, seed=1))
     universal = _search(all_fields, variables, degree, _count(all_fields, variables), selector)
     given = []
-    if loss == "given":
+    if loss == "given" and not _only_universal(given_fields, all_fields, variables, degree, selector.sample):
         given = _search(given_fields, variables, degree, _count(given_fields, variables), selector)
     instance = _instance(model, p)
     laws = []
@@ -506,6 +506,22 @@ def _model_laws(model: Model, degree: int, p: int, loss: str) -> tuple[Conserved
         for_all = expr in universal or all(q.holds for q in _annihilates(expr, all_fields, variables))
         laws.append(ConservedLaw(expr, _degree(expr, variables), proof, for_all))
     return tuple(laws)
+
+
+def _only_universal(
+    given: Fields, universal: Fields, variables: tuple[sp.Symbol, ...], degree: int, sample: _Sample
+) -> bool:
+    """True if the given loss can have no polynomial law up to ``degree`` beyond the laws for every loss.
+
+    Sound shortcut for fields with many symbolic parameters: specializing the parameters can only enlarge the
+    nullspace (the rank of the linear system can only drop), and every law for every loss is one for the given
+    loss, so ``dim N_every <= dim N_given(generic) <= dim N_given(specialized)``; equal ends leave no room.
+    """
+    specialized = tuple(tuple(sp.sympify(c).xreplace(sample.params) for c in f) for f in given)
+    return all(
+        len(_invariants(specialized, variables, k)) == len(_invariants(universal, variables, k))
+        for k in range(1, degree + 1)
+    )
 
 
 def conserved_quantities(model: Model | str, degree: int = 2, p: int = 2, loss: str = "given") -> list[ConservedLaw]:

@@ -27,7 +27,7 @@ from .proof import Proof, prove_zero
 if TYPE_CHECKING:
     from .closed_form import ClosedForm
 
-__all__ = ["Instance", "Model", "Quantity", "input_coefficients", "population_loss"]
+__all__ = ["Instance", "Model", "Quantity", "input_coefficients", "outputs", "population_loss"]
 
 Symbols = Mapping[str, "sp.Symbol | tuple[sp.Symbol, ...]"]
 
@@ -41,6 +41,13 @@ class Quantity:
     kind: str
     expr: sp.Expr
     description: str = ""
+
+
+def outputs(network: object) -> tuple[sp.Expr, ...]:
+    """The components of a network output: a tuple, list or matrix of expressions, or one expression."""
+    if isinstance(network, (tuple, list, sp.MatrixBase)):
+        return tuple(sp.sympify(f) for f in network)
+    return (sp.sympify(network),)
 
 
 def input_coefficients(expr: sp.Expr, inputs: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
@@ -71,7 +78,8 @@ class Model:
     """A solvable model: network, target and moments as functions of the width-``p`` symbols.
 
     ``network(sym, x)`` and ``target(sym, x)`` get ``sym`` mapping each state and unit-parameter name to
-    the tuple of its ``p`` symbols and each shared parameter name to its symbol; ``moment(sym, i, j)`` is
+    the tuple of its ``p`` symbols and each shared parameter name to its symbol, and return an expression, or a
+    tuple of expressions for several outputs (the loss then sums over the outputs); ``moment(sym, i, j)`` is
     ``E[x_i x_j]``; ``input_dim(p)`` the number of inputs. ``quantities`` name the derived outputs, and
     ``domains`` give each parameter's admissible range (``"real"`` or ``"positive"``).
     """
@@ -123,21 +131,26 @@ class Model:
 
     @cached_property
     def unit_field(self) -> dict[sp.Symbol, sp.Expr]:
-        """The vector field of one generic unit, in terms of its own symbols, the sums and shared params."""
+        """The vector field of one generic unit, in terms of its own symbols, the sums and shared params.
+
+        Derived from the explicit width-2 model: each component of unit 1's field is divided (multivariate
+        division, lex order with unit 2's state first) by the relations ``q(unit 2) - (Q - q(unit 1))``, one
+        per sum ``Q`` with summand ``q``; a remainder free of unit 2 expresses the field through the sums.
+        A field that is not polynomial in unit 2's state (e.g. an odd power activation) is handled by solving
+        each sum for one of unit 2's variables instead.
+        """
         inst = self.instance(2)
         sums = {name: q for name, q in self.quantities.items() if q.kind == "sum"}
         field_1 = {inst.state[n][0]: inst.vector_field[inst.state[n][0]] for n in self.state_names}
-        others = {inst.state[n][1] for n in self.state_names} | {inst.sym[n][1] for n in self.unit_param_names}
-        for name, quantity in sums.items():
-            if not any(v.free_symbols & others for v in field_1.values()):
-                break
-            second = inst.unit_expr(quantity.expr, 1)
-            unknowns = [s for s in (inst.state[n][1] for n in self.state_names) if second.has(s)]
-            if not unknowns:
-                continue
-            total = inst.unit_expr(quantity.expr, 0) + second
-            solved = sp.solve(sp.Eq(self.symbol(name), total), unknowns[0])
-            field_1 = {k: sp.factor(sp.cancel(v.subs(unknowns[0], solved[0]))) for k, v in field_1.items()}
+        second = [inst.state[n][1] for n in self.state_names]
+        others = set(second) | {inst.sym[n][1] for n in self.unit_param_names}
+        relations = [
+            inst.unit_expr(q.expr, 1) - (self.symbol(name) - inst.unit_expr(q.expr, 0)) for name, q in sums.items()
+        ]
+        if all(v.is_polynomial(*second) for v in (*field_1.values(), *relations)):
+            field_1 = {k: _divide(v, relations, second) for k, v in field_1.items()}
+        else:
+            field_1 = _solve_out(field_1, relations, second)
         for _key, value in field_1.items():
             if value.free_symbols & others:
                 raise ValueError(f"{self.name}: the field of unit 1 depends on unit 2 beyond the sums: {value}")
@@ -168,7 +181,17 @@ class Instance:
         self.inputs = tuple(sp.Symbol(f"x_{i + 1}", real=True) for i in range(model.input_dim(p)))
         self.network = model.network(self.sym, self.inputs)
         self.target = model.target(self.sym, self.inputs)
-        self.loss = population_loss(self.network, self.target, self.inputs, lambda i, j: model.moment(self.sym, i, j))
+        if len(self.outputs) != len(outputs(self.target)):
+            raise ValueError(f"{model.name}: network and target have different numbers of outputs")
+        self.loss = sum(
+            population_loss(f, g, self.inputs, lambda i, j: model.moment(self.sym, i, j))
+            for f, g in zip(self.outputs, outputs(self.target), strict=True)
+        )
+
+    @property
+    def outputs(self) -> tuple[sp.Expr, ...]:
+        """The network's output components (one for a scalar network)."""
+        return outputs(self.network)
 
     @property
     def variables(self) -> tuple[sp.Symbol, ...]:
@@ -196,12 +219,17 @@ class Instance:
         """Prove that ``expr`` has zero time derivative along the flow; the proof records the method."""
         return prove_zero(self.time_derivative(expr))
 
-    def ntk(self) -> sp.Expr:
-        r"""Neural tangent kernel :math:`K(x, x') = \sum_s \partial_s f(x)\, \partial_s f(x')`."""
+    def ntk(self) -> sp.Expr | sp.Matrix:
+        r"""Neural tangent kernel :math:`K(x, x') = \sum_s \partial_s f(x)\, \partial_s f(x')^\top`: a scalar
+        for a scalar network, the ``c x c`` matrix :math:`K_{mn}` for ``c`` outputs."""
         primed = {x: sp.Symbol(f"{x}'", real=True) for x in self.inputs}
-        return sp.factor(
-            sum(sp.diff(self.network, s) * sp.diff(self.network, s).xreplace(primed) for s in self.variables)
-        )
+
+        def entry(f: sp.Expr, g: sp.Expr) -> sp.Expr:
+            return sp.factor(sum(sp.diff(f, s) * sp.diff(g, s).xreplace(primed) for s in self.variables))
+
+        if len(self.outputs) == 1:
+            return entry(self.network, self.network)
+        return sp.Matrix([[entry(f, g) for g in self.outputs] for f in self.outputs])
 
     def unit_renaming(self, i: int) -> dict[sp.Symbol, sp.Symbol]:
         """Map unit ``i``'s symbols to the generic unit symbols."""
@@ -225,3 +253,29 @@ class Instance:
 
 def _like(symbol: sp.Symbol, name: str) -> sp.Symbol:
     return sp.Symbol(name, **symbol.assumptions0)
+
+
+def _divide(expr: sp.Expr, relations: list[sp.Expr], variables: list[sp.Symbol]) -> sp.Expr:
+    """The remainder of ``expr`` divided by ``relations`` in lex order of ``variables`` (rational coefficients
+    in the other symbols are allowed)."""
+    numerator, denominator = sp.fraction(sp.cancel(sp.together(expr)))
+    used = [r for r in relations if r.free_symbols & set(variables)]
+    if not used or not numerator.free_symbols & set(variables):
+        return expr
+    _, remainder = sp.reduced(sp.expand(numerator), [sp.expand(r) for r in used], *variables, order="lex")
+    return sp.cancel(remainder / denominator)
+
+
+def _solve_out(
+    field: dict[sp.Symbol, sp.Expr], relations: list[sp.Expr], variables: list[sp.Symbol]
+) -> dict[sp.Symbol, sp.Expr]:
+    """Eliminate ``variables`` by solving one relation for one of them at a time."""
+    for relation in relations:
+        if not any(v.free_symbols & set(variables) for v in field.values()):
+            break
+        unknowns = [s for s in variables if relation.has(s)]
+        if not unknowns:
+            continue
+        solved = sp.solve(relation, unknowns[0])
+        field = {k: sp.factor(sp.cancel(v.subs(unknowns[0], solved[0]))) for k, v in field.items()}
+    return field

@@ -80,5 +80,6 @@ def mp_vectorize(f: Callable[..., object]) -> Callable[..., np.ndarray]:
 
 
 def to_mpf(array: np.ndarray) -> np.ndarray:
-    """An object array of ``mpmath.mpf`` (exact conversion of float64 values)."""
-    return np.frompyfunc(mpmath.mpf, 1, 1)(np.asarray(array, dtype=float))
+    """An object array of ``mpmath.mpf`` (exact conversion of float64 values; ``mpf`` entries are kept)."""
+    array = np.asarray(array)
+    return np.frompyfunc(mpmath.mpf, 1, 1)(array if array.dtype == object else array.astype(float))

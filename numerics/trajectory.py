@@ -33,12 +33,17 @@ def trajectory(
     ``Z``; init ``a``, ``b`` of shape (p,) or (batch, p)). ``method``: ``"closed_form"`` (lambdified numpy;
     with ``dps``, the same closed form in mpmath), ``"mpmath"`` (the derived ODE by ``mpmath.odefun`` at
     ``dps`` digits, default 30), ``"scipy"`` (DOP853, rtol 1e-13) or ``"gd"`` (gradient descent with
-    learning rate ``lr``, t = steps × lr). The result maps each state name and quantity (``theta``,
+    learning rate ``lr``, t = steps × lr). For the two mpmath methods, ``init`` and ``params`` may hold
+    ``mpmath.mpf`` numbers, which keep their precision (e.g. an initialization aligned to 30 digits).
+    The result maps each state name and quantity (``theta``,
     ``loss``, …) to an array with time as the first axis, then batch (if ``init`` had one), then units for
     per-unit quantities; ``"t"`` holds the times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
     """
     model = models.get(model)
-    inputs = validate(model, t, params, init, method)
+    if method == "closed_form" and model.solver is None:
+        raise ValueError(f"method='closed_form' needs a model with a closed form; {model.name!r} has none")
+    exact = method == "mpmath" or (method == "closed_form" and dps is not None)
+    inputs = validate(model, t, params, init, method, exact)
     if lr is not None and method != "gd":
         raise ValueError(f"lr is only used by method='gd', not {method!r}")
     if method == "gd" and (lr is None or not np.isfinite(lr) or lr <= 0):

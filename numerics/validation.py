@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import mpmath
 import numpy as np
 
 from derivations.model import Model
@@ -21,7 +22,7 @@ class Inputs:
     t: np.ndarray
     state: dict[str, np.ndarray]
     unit_params: dict[str, np.ndarray]
-    shared_params: dict[str, float]
+    shared_params: dict[str, object]
     batched: bool
 
     @property
@@ -33,7 +34,16 @@ class Inputs:
         return next(iter(self.state.values())).shape[0]
 
 
-def _finite_array(name: str, value: object) -> np.ndarray:
+def _finite_array(name: str, value: object, exact: bool = False) -> np.ndarray:
+    """``value`` as a float array, or (``exact``, for the mpmath backends) as an object array of ``mpf``
+    when it holds ``mpmath.mpf`` numbers, whose digits beyond float64 are kept."""
+    raw = np.asarray(value, dtype=object)
+    if exact and any(isinstance(v, mpmath.mpf) for v in raw.ravel()):
+        if not all(isinstance(v, (mpmath.mpf, int, float)) and mpmath.isfinite(v) for v in raw.ravel()):
+            raise ValueError(f"{name} must be finite real numbers (no NaN or inf)")
+        # mpf(x) would round an mpf to the working precision: keep mpf entries as they are
+        exact_values = [v if isinstance(v, mpmath.mpf) else mpmath.mpf(v) for v in raw.ravel()]
+        return np.array(exact_values, dtype=object).reshape(raw.shape)
     try:
         array = np.asarray(value, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -55,8 +65,11 @@ def _check_keys(kind: str, given: Mapping[str, object], expected: tuple[str, ...
         raise ValueError(f"{kind} must have exactly the keys {list(expected)}; missing {missing}, unexpected {extra}")
 
 
-def validate(model: Model, t: object, params: Mapping[str, object], init: Mapping[str, object], method: str) -> Inputs:
-    """Check and normalise the arguments of ``trajectory``."""
+def validate(
+    model: Model, t: object, params: Mapping[str, object], init: Mapping[str, object], method: str, exact: bool = False
+) -> Inputs:
+    """Check and normalise the arguments of ``trajectory``; with ``exact``, ``mpmath.mpf`` values in ``init`` and
+    ``params`` keep their precision (object arrays)."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     times = _finite_array("t", t)
@@ -67,7 +80,7 @@ def validate(model: Model, t: object, params: Mapping[str, object], init: Mappin
         raise ValueError("t must be >= 0 (admissible range: [0, inf))")
     _check_keys("init", init, model.state_names)
     _check_keys("params", params, (*model.unit_param_names, *model.shared_param_names))
-    state = {name: _finite_array(f"init[{name!r}]", init[name]) for name in model.state_names}
+    state = {name: _finite_array(f"init[{name!r}]", init[name], exact) for name in model.state_names}
     shapes = {a.shape for a in state.values()}
     if len(shapes) != 1:
         raise ValueError(f"init arrays must have one shape, got {dict((k, v.shape) for k, v in state.items())}")
@@ -79,18 +92,18 @@ def validate(model: Model, t: object, params: Mapping[str, object], init: Mappin
     batch, width = next(iter(state.values())).shape
     unit_params = {}
     for name in model.unit_param_names:
-        value = _finite_array(f"params[{name!r}]", params[name])
+        value = _finite_array(f"params[{name!r}]", params[name], exact)
         if value.ndim == 0:
-            value = np.full(width, float(value))
+            value = np.full(width, value.item(), dtype=value.dtype)
         if value.shape not in ((width,), (batch, width)):
             raise ValueError(f"params[{name!r}] must have shape ({width},) or ({batch}, {width}), got {value.shape}")
         _check_domain(f"params[{name!r}]", value, model.domains.get(name, "real"))
         unit_params[name] = np.broadcast_to(value, (batch, width)).copy()
     shared = {}
     for name in model.shared_param_names:
-        value = _finite_array(f"params[{name!r}]", params[name])
+        value = _finite_array(f"params[{name!r}]", params[name], exact)
         if value.ndim != 0:
             raise ValueError(f"params[{name!r}] must be a scalar, got shape {value.shape}")
         _check_domain(f"params[{name!r}]", value, model.domains.get(name, "real"))
-        shared[name] = float(value)
+        shared[name] = value.item() if value.dtype == object else float(value)
     return Inputs(times, state, unit_params, shared, batched)

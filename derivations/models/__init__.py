@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from ..model import Model
 from . import (
+    deep_linear_whitened,
     diagonal_linear_network,
+    lambda_balanced,
     layerwise_lr_linear,
     layerwise_lr_matrix,
     linear_model,
+    linear_network,
     power_activation,
     two_layer_scalar,
     uv_model,
@@ -23,6 +26,9 @@ _MODULES = (
     layerwise_lr_matrix,
     uv_model,
     power_activation,
+    linear_network,
+    deep_linear_whitened,
+    lambda_balanced,
 )
 _REGISTRY: dict[str, Model] = {m.MODEL.name: m.MODEL for m in _MODULES}
 

@@ -12,6 +12,9 @@ PAPER_MODULES: dict[str, str] = {
     "nam2025": "proofs_check.papers.nam2025",
     "xu_ziyin2025": "proofs_check.papers.xu_ziyin2025",
     "marcotte2023": "proofs_check.papers.marcotte2023",
+    "saxe2014": "proofs_check.papers.saxe2014",
+    "domine2025": "proofs_check.papers.domine2025",
+    "kunin2025": "proofs_check.papers.kunin2025",
 }
 
 

@@ -1,6 +1,7 @@
 """Claims of Nam et al. 2025, "Position: Solve layerwise linear models first" (ICML; arXiv 2502.21009).
 
-Spec: ``shared/spec/models-nam2025.md`` §1, §2, §5. Every claim is checked against the package's own
+Spec: ``shared/spec/models-nam2025.md`` §1, §2, §5; the matrix networks of §3, §6, §7 are in
+``nam2025_matrix``. Every claim is checked against the package's own
 derivations: the flows are derived from the loss, the closed forms by the Riccati engine.
 """
 
@@ -17,6 +18,7 @@ from derivations.hyperbolic import SYMBOLS as H
 from derivations.riccati import riccati_solution
 from proofs_check.checkers import all_of, closed_form_vs_ode, derivation_steps, erratum, identities, sampled
 from proofs_check.claims import Citation, Claim, Outcome, register
+from proofs_check.papers import nam2025_matrix
 
 PAPER = "nam2025"
 LINEAR = models.get("linear_model")
@@ -514,5 +516,8 @@ claim(
     "|x_closed - x_ode| / |x| <= 1e-25",
     closed_form_vs_ode("two_layer_scalar", _THEOREM3_CASES, [0.0, 0.7, 2.5]),
 )
+
+for _claim in nam2025_matrix.claims():
+    register(_claim)
 
 __all__ = ["appH_point"]

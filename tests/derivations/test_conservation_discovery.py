@@ -203,3 +203,27 @@ def test_claims_are_proved() -> None:
     for cid in ("completeness.two_layer_scalar", "completeness.diagonal_linear_network", "linear.d4_r3_c4"):
         outcome = claims[f"marcotte2023.{cid}"].check()
         assert outcome.status is Status.PROVED, outcome
+
+
+# ---------------------------------------------------------------- a law of the given loss only
+CORRELATED = Model(
+    name="correlated_inputs",
+    title="f(x) = theta_1 x_1 + theta_2 x_2 with x_1 = x_2 (E[x x^T] all ones): theta_1 - theta_2 is conserved",
+    reference="test only",
+    state_names=("theta",),
+    unit_param_names=(),
+    shared_param_names=("S",),
+    network=lambda s, x: sum(th * xi for th, xi in zip(s["theta"], x, strict=True)),
+    target=lambda s, x: s["S"] * x[0],
+    moment=lambda s, i, j: sp.S.One,
+    input_dim=lambda p: p,
+    quantities={"loss": Quantity("scalar", sp.S.Zero)},
+)
+
+
+def test_a_law_of_the_given_loss_only_is_found() -> None:
+    """theta_1 - theta_2 holds for this loss (both coordinates move by S - theta_1 - theta_2) but not for every
+    loss of (theta_1, theta_2): the specialization shortcut must not hide it."""
+    laws = conservation.conserved_quantities(CORRELATED, degree=2, p=2, loss="given")
+    theta_1, theta_2 = sp.symbols("theta_1 theta_2", real=True)
+    assert [(sp.expand(law.expr), law.all_losses) for law in laws] == [(theta_1 - theta_2, False)]

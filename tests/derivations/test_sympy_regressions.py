@@ -120,3 +120,18 @@ def test_dsolve_coupled_two_layer_system() -> None:
         pytest.fail("dsolve did not return within 30 s")
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("SOLVED"), run.stdout
+
+
+@pytest.mark.xfail(
+    SYMPY_1_14,
+    strict=True,
+    reason="SymPy 1.14 returns 0 for the derivative of a sum of traces with respect to a matrix symbol; "
+    "derivations.matrix_flow differentiates each trace separately",
+)
+def test_derivative_of_a_sum_of_traces() -> None:
+    d, p, c = sp.symbols("d p c", integer=True, positive=True)
+    W1, W2 = sp.MatrixSymbol("W1", d, p), sp.MatrixSymbol("W2", p, c)
+    Sxy = sp.MatrixSymbol("Sxy", d, c)
+    first, second = sp.Trace(W2.T * W1.T * Sxy), sp.Trace(W2.T * W1.T * W1 * W2)
+    assert first.diff(W1) != 0
+    assert sp.expand((first + second).diff(W1) - first.diff(W1) - second.diff(W1)) == 0

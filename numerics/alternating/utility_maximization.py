@@ -1,0 +1,151 @@
+"""Utility maximization of Algorithm 1 (spec §2–§3): dormant neurons align and accumulate utility S_i.
+
+Two implementations of one interface (``maximize``, ``activate``, ``make_dormant``, ``accumulated``):
+* :class:`LogCoordinateDormant` (linear activation, kappa = 2): the dormant flow theta' = eta B(r) theta is solved
+  exactly in log coordinates (``log_modes``), so exponentially small components survive (spec §3 pitfall);
+* :class:`SphereDormant` (kappa > 2, here the quadratic activation, kappa = 3): theta_bar and q = alpha/||theta||
+  are integrated with Radau in rescaled time t~ = eta t alpha.
+Thresholds are at norm 1: c_i = -log||theta_i(0)|| (kappa = 2), (||theta_i(0)||^{2-kappa} - 1)/(kappa - 2) otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from ._validate import neuron_norms
+from .log_modes import LogModes, first_crossing, log_norm
+from .two_layer import Network
+
+__all__ = ["LogCoordinateDormant", "SphereDormant", "thresholds"]
+
+# neurons whose threshold time is within this (relative) tolerance of the exit time activate together
+SIMULTANEOUS = 1e-9
+
+
+def thresholds(norms: np.ndarray, kappa: int) -> np.ndarray:
+    """c_i: the value of eta S_i at which ||theta_i|| reaches 1 (spec §2 norm equation)."""
+    return -np.log(norms) if kappa == 2 else (norms ** (2.0 - kappa) - 1) / (kappa - 2)
+
+
+class LogCoordinateDormant:
+    """Dormant neurons of a linear-activation network; a re-dormant neuron keeps the balance of its init.
+
+    A collapsed neuron is stored at norm 1 (S = c/eta) as the eigenvector e of its generator nearest to its direction
+    plus the partner mode (e_a, -e_w) with coefficient (||a(0)||² - ||w(0)||²)/2, so that ||a||² - ||w||², conserved
+    by GF, keeps its initial value: that exponentially small component decides when it flips sign (spec §4a, §5B).
+    """
+
+    def __init__(self, net: Network, theta0: np.ndarray, alpha: float, eta: float) -> None:
+        self.net, self.eta, self.scale = net, eta, np.log(1 / alpha)
+        self.c = net.Y.shape[1]
+        norms = neuron_norms(theta0)
+        self.log_norm0 = np.log(norms)
+        # ||a||² - ||w||² as sign and log|.|, computed on theta / ||theta|| so that alpha² cannot underflow
+        unit = theta0 / norms[:, None]
+        balance = np.sum(unit[:, : self.c] ** 2, axis=1) - np.sum(unit[:, self.c :] ** 2, axis=1)
+        self.imbalance_sign = np.sign(balance)
+        with np.errstate(divide="ignore"):
+            self.log_imbalance = np.log(np.abs(balance)) + 2 * self.log_norm0
+        # with every neuron dormant f = 0 and the residual is Y
+        self.modes = {i: LogModes.from_vector(theta, net.generator(net.Y, i)) for i, theta in enumerate(theta0)}
+
+    def __len__(self) -> int:
+        return len(self.modes)
+
+    def maximize(self, r: np.ndarray, horizon: float) -> tuple[float, list[int]]:
+        """Advance to the first threshold crossing: (rescaled duration, neurons at threshold); (inf, []) if none."""
+        for i in self.modes:
+            self.modes[i] = self.modes[i].rebased(self.net.generator(r, i))
+        crossing = {i: first_crossing(m) for i, m in self.modes.items()}
+        exit_time = min(crossing.values())
+        if not np.isfinite(exit_time) or exit_time / self.scale > horizon:
+            return np.inf, []
+        for i in self.modes:
+            self.modes[i] = self.modes[i].advanced(exit_time)
+        hits = [i for i, t in crossing.items() if t <= exit_time + SIMULTANEOUS * max(1.0, exit_time)]
+        return exit_time / self.scale, hits
+
+    def activate(self, i: int) -> np.ndarray:
+        return self.modes.pop(i).direction()
+
+    def make_dormant(self, j: int, direction: np.ndarray, r: np.ndarray) -> None:
+        eigenvalues, vectors = np.linalg.eigh(self.net.generator(r, j))
+        k = int(np.argmax(np.abs(vectors.T @ direction)))
+        e = vectors[:, k] * np.sign(vectors[:, k] @ direction)
+        if eigenvalues[k] == 0 or self.imbalance_sign[j] == 0:
+            self.modes[j] = LogModes(e[:, None], np.zeros(1), np.ones(1), eigenvalues[k : k + 1])
+            return
+        partner = np.concatenate([e[: self.c], -e[self.c :]])
+        self.modes[j] = LogModes(
+            np.column_stack([e, partner]),
+            np.array([0.0, self.log_imbalance[j] - np.log(2)]),
+            np.array([1.0, self.imbalance_sign[j]]),
+            np.array([eigenvalues[k], -eigenvalues[k]]),
+        )
+
+    def accumulated(self, S: np.ndarray) -> None:
+        """Write S_i = (log||theta_i|| - log||theta_i(0)||)/eta of the dormant neurons into ``S``."""
+        for i, m in self.modes.items():
+            S[i] = (float(log_norm(m, 0.0)) - self.log_norm0[i]) / self.eta
+
+
+class SphereDormant:
+    """Dormant neurons for kappa > 2 in rescaled time t~ = eta t alpha^{kappa-2}, with q = (alpha/||theta||)^{kappa-2}:
+    theta_bar' = P^perp grad U(theta_bar) / q and q' = -(kappa - 2) kappa U(theta_bar) (spec §2); the threshold
+    (norm 1) is q = alpha^{kappa-2}. A collapsed neuron keeps its direction and re-enters at the threshold."""
+
+    def __init__(self, net: Network, theta0: np.ndarray, alpha: float, eta: float) -> None:
+        self.net, self.eta = net, eta
+        self.threshold = alpha ** (net.kappa - 2)
+        norms = neuron_norms(theta0)
+        self.q0 = (alpha / norms) ** (net.kappa - 2)
+        self.directions = {i: theta / n for i, (theta, n) in enumerate(zip(theta0, norms, strict=True))}
+        self.q = {i: float(q) for i, q in enumerate(self.q0)}
+
+    def __len__(self) -> int:
+        return len(self.directions)
+
+    def maximize(self, r: np.ndarray, horizon: float) -> tuple[float, list[int]]:
+        """Integrate to the first threshold crossing: (rescaled duration, neurons at threshold); (inf, []) if none."""
+        net, threshold = self.net, self.threshold
+        neurons = np.array(sorted(self.directions))
+        k, p, c = len(neurons), net.X.shape[1] + net.Y.shape[1], net.Y.shape[1]
+
+        def field(_t: float, y: np.ndarray) -> np.ndarray:
+            theta = y[: k * p].reshape(k, p)
+            theta = theta / np.linalg.norm(theta, axis=1, keepdims=True)
+            utility, grad_a, grad_w = net.utility_gradient(r, theta[:, :c], theta[:, c:], neurons)
+            grad = np.hstack([grad_a, grad_w])
+            tangent = grad - np.sum(grad * theta, axis=1, keepdims=True) * theta
+            return np.concatenate([(tangent / y[k * p :, None]).ravel(), -(net.kappa - 2) * net.kappa * utility])
+
+        def event(j: int):
+            def reached(_t: float, y: np.ndarray) -> float:
+                return y[k * p + j] - threshold
+
+            reached.terminal, reached.direction = True, -1
+            return reached
+
+        y0 = np.concatenate([np.ravel([self.directions[i] for i in neurons]), [self.q[i] for i in neurons]])
+        events = [event(j) for j in range(k)]
+        sol = solve_ivp(field, (0, horizon), y0, method="Radau", events=events, rtol=1e-10, atol=1e-13)
+        theta = sol.y[: k * p, -1].reshape(k, p)
+        for j, i in enumerate(neurons):
+            self.directions[i] = theta[j] / np.linalg.norm(theta[j])
+            self.q[i] = float(sol.y[k * p + j, -1])
+        if sol.status != 1:
+            return np.inf, []
+        return float(sol.t[-1]), [int(i) for i in neurons if self.q[i] <= threshold * (1 + SIMULTANEOUS)]
+
+    def activate(self, i: int) -> np.ndarray:
+        self.q.pop(i)
+        return self.directions.pop(i)
+
+    def make_dormant(self, j: int, direction: np.ndarray, r: np.ndarray) -> None:
+        self.directions[j], self.q[j] = direction, self.threshold
+
+    def accumulated(self, S: np.ndarray) -> None:
+        """Write S_i = (q_i(0) - q_i) / ((kappa - 2) eta alpha^{kappa-2}) of the dormant neurons into ``S``."""
+        for i, q in self.q.items():
+            S[i] = (self.q0[i] - q) / ((self.net.kappa - 2) * self.eta * self.threshold)

@@ -1,0 +1,98 @@
+r"""The lazy/rich map of Nam et al. 2025 Fig. 6a as data: final kernel distance over λ and weight-to-target ratio.
+
+Setup (spec models-nam2025.md §8, the authors' ``fig6a_run.py``): a whitened random regression with
+``d = p = c = 2`` and ``N = 10`` samples (:math:`XX^\top/N = I`, :math:`Y` Gaussian), target
+:math:`Y/\text{scale}`, λ-balanced initialization with product singular values ``rho0`` in random frames (the
+authors' weights are *not* task-aligned), 4000 GD steps at lr 0.01 (GF time 40), and the kernel distance
+between the NTK Gram matrices on the training inputs at the start and at the end.
+
+Two versions are computed:
+
+* ``"gd"``: gradient descent on the full matrices from the random-frame λ-balanced initialization;
+* ``"closed_form"``: the same λ and singular values, but in the task-aligned frames (the SVD of
+  :math:`\Sigma_{xy}`), evolved by the derived closed form of ``lambda_balanced`` to the same time.
+
+Where they differ is the frames (claim ``nam2025.fig6a.lazy_rich_map`` measures it): on the aligned set only
+singular values move, and when they all change by a similar factor the kernel only rescales, which the kernel
+distance (a cosine) does not see; from random frames GD must also rotate the hidden representation into the
+task's frames, which changes the kernel's shape. So at small :math:`|\lambda|` and large weight-to-target ratio
+the GD distance stays at ~0.1 while the aligned one falls to ~1e-6. At large :math:`|\lambda|` both are lazy
+(distances 1e-5 and below). The product's singular values depend on λ only through :math:`|\lambda|`, but the
+kernel weighs :math:`W_1` and :math:`W_2` differently (:math:`X^\top W_1W_1^\top X` and :math:`W_2^\top W_2`), so
+the closed-form map is not symmetric in λ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import ortho_group
+
+from .linear_network import aligned_weights, kernel_distance, lambda_balanced_weights, matrix_gradient_descent, ntk_gram
+from .trajectory import trajectory
+
+__all__ = ["LazyRichMap", "lazy_rich_map", "whitened_regression"]
+
+
+@dataclass(frozen=True)
+class LazyRichMap:
+    """Final kernel distances on the grid: arrays of shape ``(len(lambdas), len(scales))``; ``ratio`` is the
+    weight-to-target ratio :math:`\\rho_0 / \\|\\Sigma_{xy}\\|_2` at each scale."""
+
+    lambdas: np.ndarray
+    scales: np.ndarray
+    ratio: np.ndarray
+    gd: np.ndarray
+    closed_form: np.ndarray
+
+
+def whitened_regression(n: int = 10, d: int = 2, c: int = 2, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs ``X`` (d×n) PCA-whitened to :math:`XX^\\top/n = I` and Gaussian targets ``Y`` (c×n)."""
+    if n <= d:
+        raise ValueError(f"n must be > d = {d} to whiten, got {n}")
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(d, n))
+    X -= X.mean(axis=1, keepdims=True)
+    eigenvalues, vectors = np.linalg.eigh(X @ X.T / n)
+    X = vectors @ np.diag(eigenvalues**-0.5) @ vectors.T @ X
+    return X, rng.normal(size=(c, n))
+
+
+def lazy_rich_map(
+    lambdas: np.ndarray,
+    scales: np.ndarray,
+    rho0: float = 1.0,
+    time: float = 40.0,
+    lr: float = 0.01,
+    n: int = 10,
+    seed: int = 0,
+) -> LazyRichMap:
+    """The final kernel distance from GD (random frames) and from the closed form (aligned frames)."""
+    lambdas, scales = np.asarray(lambdas, dtype=float), np.asarray(scales, dtype=float)
+    if lambdas.ndim != 1 or scales.ndim != 1 or np.any(scales <= 0):
+        raise ValueError("lambdas and scales must be 1-D, scales > 0 (admissible range: (0, inf))")
+    steps = round(time / lr)
+    X, Y = whitened_regression(n=n, seed=seed)
+    d, c = X.shape[0], Y.shape[0]
+    Sxy = X @ Y.T / n
+    U, sigma, Vt = np.linalg.svd(Sxy, full_matrices=False)
+    frames = [ortho_group.rvs(dim, random_state=seed + k) for k, dim in enumerate((d, c, c))]
+    lam = lambdas[:, None]
+    rho = np.full((len(lambdas), len(scales), c), rho0)
+    gd_start = lambda_balanced_weights(rho, lam, frames[0][:, :c], frames[1], frames[2])
+    gd_end = matrix_gradient_descent(*gd_start, np.eye(d), Sxy / scales[:, None, None], lr, steps)
+    gd = kernel_distance(ntk_gram(*gd_start, X), ntk_gram(*gd_end, X))
+    aligned_start = lambda_balanced_weights(rho, lam, U, Vt.T, np.eye(c))
+    s1, s2 = np.diagonal(aligned_start[0], axis1=-2, axis2=-1), np.diagonal(aligned_start[1], axis1=-2, axis2=-1)
+    modes = trajectory(
+        "lambda_balanced",
+        [time],
+        {"S": np.broadcast_to(sigma / scales[:, None], rho.shape).reshape(-1, c)},
+        {"a": s1.reshape(-1, c), "b": s2.reshape(-1, c)},
+    )
+    aligned_end = aligned_weights(
+        U, Vt.T, np.eye(c), modes["a"][0].reshape(rho.shape), modes["b"][0].reshape(rho.shape)
+    )
+    closed = kernel_distance(ntk_gram(*aligned_start, X), ntk_gram(*aligned_end, X))
+    return LazyRichMap(lambdas, scales, rho0 * scales / sigma[0], gd, closed)

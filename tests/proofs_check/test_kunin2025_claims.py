@@ -1,0 +1,74 @@
+"""The registered Kunin et al. 2025 (AGF) claims: statuses, conjecture labels, pass criteria that can fail, budget."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from numerics.alternating import Agreement
+from proofs_check.claims import Status
+from proofs_check.papers import kunin2025, load_papers
+from proofs_check.runner import run_claims
+
+EXPECTED = {
+    "kunin2025.dln.pf_staircase": Status.NUMERIC,
+    "kunin2025.dln.agf_is_pf": Status.NUMERIC,
+    "kunin2025.dln.theorem3_1": Status.NUMERIC,
+    "kunin2025.dln.gd_time_map": Status.NUMERIC,
+    "kunin2025.dln.redormancy": Status.NUMERIC,
+    "kunin2025.fcn.saddles": Status.NUMERIC,
+    "kunin2025.fcn.whitened_jump_times": Status.NUMERIC,
+    "kunin2025.fcn.agf_commuting": Status.NUMERIC,
+    "kunin2025.fcn.conjecture4_1": Status.NUMERIC,
+    "kunin2025.attention.levels_exact": Status.PROVED,
+    "kunin2025.attention.plateaus": Status.NUMERIC,
+    "kunin2025.attention.jump_bound": Status.NUMERIC,
+    "kunin2025.modular.fourier_form": Status.NUMERIC,
+    "kunin2025.modular.theorem5_1": Status.NUMERIC,
+}
+
+
+@pytest.fixture(scope="module")
+def records():
+    start = time.perf_counter()
+    done = run_claims(load_papers(["kunin2025"]).claims("kunin2025"))
+    return {r.claim.id: r for r in done}, time.perf_counter() - start
+
+
+def test_statuses_and_budget(records) -> None:
+    by_id, seconds = records
+    assert {cid: r.outcome.status for cid, r in by_id.items()} == EXPECTED, {
+        cid: (r.outcome.status, r.outcome.detail) for cid, r in by_id.items()
+    }
+    assert seconds < 60
+
+
+def test_conjecture_and_theorem_labels(records) -> None:
+    by_id, _ = records
+    assert "conjecture" in by_id["kunin2025.fcn.conjecture4_1"].claim.title.lower()
+    assert "checked numerically" in by_id["kunin2025.dln.theorem3_1"].claim.title
+    for record in by_id.values():
+        assert record.claim.citation.paper == "kunin2025" and "spec" in record.claim.citation.reference
+
+
+def test_reports_name_the_alphas_and_skipped_jumps(records) -> None:
+    by_id, _ = records
+    assert "alpha=1e-32" in by_id["kunin2025.dln.theorem3_1"].outcome.detail
+    detail = by_id["kunin2025.fcn.whitened_jump_times"].outcome.detail
+    assert "not assessed" in detail and "jump 4 at alpha=1e-16" in detail
+
+
+def _agreement(alpha: float, scaled: list[float], predicted: list[float]) -> Agreement:
+    scaled_errors = np.array(scaled)
+    relative = scaled_errors / np.log(1 / alpha) / np.array(predicted)
+    return Agreement(alpha, np.array(predicted) + relative * predicted, relative, scaled_errors, np.zeros(2))
+
+
+def test_convergence_criterion_flags_non_constant_errors() -> None:
+    good = [_agreement(a, [1.0, -2.0], [1.0, 3.0]) for a in (1e-4, 1e-8)]
+    assert kunin2025._convergence_failures(good) == []
+    drifting = [_agreement(1e-4, [1.0, -2.0], [1.0, 3.0]), _agreement(1e-8, [1.0, -9.0], [1.0, 3.0])]
+    assert kunin2025._convergence_failures(drifting) == ["jump 2: error x log(1/alpha) not constant: (-2, -9)"]
+    assert kunin2025._convergence_failures(drifting, lambda alpha, k: alpha > 1e-6) == []
