@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from .naming import align_rows, text_latex
 from .proof import Proof, prove_zero
 
 __all__ = ["Derivation", "Step", "StepCheck"]
@@ -108,40 +109,24 @@ class Derivation:
         """The steps carrying a paper equation tag."""
         return [s for s in self.steps if s.tag == tag]
 
-    def latex(self, symbol_names: Mapping[sp.Symbol, str] | None = None) -> str:
-        """The steps as an ``align`` environment, one row per step, tagged with the paper's equations."""
+    def latex(self, symbol_names: Mapping[sp.Symbol, str] | None = None, budget: float = 72.0) -> str:
+        r"""The steps as one ``align`` environment: each step is introduced by ``\intertext`` with its number
+        and justification, and its rows are tagged with the paper's equation number (untagged: ``\notag``).
+
+        Symbols are printed through the naming table (``derivations.naming``), ``symbol_names`` overriding
+        single entries; right-hand sides wider than ``budget`` characters are broken over several rows.
+        """
         rows = []
-        for step in self.steps:
-            row = _latex_relation(step.relation, symbol_names)
-            tag = f"\\tag{{{step.tag}}}" if step.tag else "\\notag"
-            rows.append(f"{row} {tag}\\\\\n&\\qquad\\text{{{_escape(step.justification)}}} \\notag")
+        for number, step in enumerate(self.steps, start=1):
+            where = f" (eq. {text_latex(step.tag)})" if step.tag else ""
+            intro = f"\\intertext{{\\small Step {number}{where}: {text_latex(step.justification)}.}}"
+            lines = align_rows(step.relation, budget, symbol_names)
+            tag = f"\\tag{{{_tag_text(step.tag)}}}" if step.tag else "\\notag"
+            rows.append(intro + "\n" + " \\notag\\\\\n".join([*lines[:-1], f"{lines[-1]} {tag}"]))
         return "\\begin{align}\n" + "\\\\\n".join(rows) + "\n\\end{align}"
 
 
-def _latex_relation(relation: sp.Basic, symbol_names: Mapping[sp.Symbol, str] | None) -> str:
-    options = {"symbol_names": dict(symbol_names or {})}
-    if isinstance(relation, sp.Equality):
-        return f"{sp.latex(relation.lhs, **options)} &= {sp.latex(relation.rhs, **options)}"
-    if isinstance(relation, sp.core.relational.Relational):
-        op = {">=": "\\ge", "<=": "\\le", ">": ">", "<": "<"}[relation.rel_op]
-        return f"{sp.latex(relation.lhs, **options)} &{op} {sp.latex(relation.rhs, **options)}"
-    return "&" + sp.latex(relation, **options)
-
-
-_TEXT_ESCAPES = {
-    "\\": r"\textbackslash{}",
-    "^": r"\^{}",
-    "~": r"\~{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-}
-
-
-def _escape(text: str) -> str:
-    """Escape LaTeX's special characters for text mode."""
-    return "".join(_TEXT_ESCAPES.get(char, char) for char in text)
+def _tag_text(tag: str) -> str:
+    """An equation tag as printed in the paper (e.g. ``86–87``): LaTeX's UTF-8 input reads the en dash itself,
+    every other character goes through ``text_latex``."""
+    return "".join(char if char == "–" else text_latex(char) for char in tag)

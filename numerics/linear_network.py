@@ -123,6 +123,8 @@ def ntk_gram(W1: np.ndarray, W2: np.ndarray, X: np.ndarray, orientation: str = "
     rows ordered output-major. Batch axes of the weights are kept."""
     W1, W2 = _oriented(W1, W2, orientation)
     X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[0] != W1.shape[-2]:
+        raise ValueError(f"X must have shape (d, N) with d = {W1.shape[-2]} rows, got {X.shape}")
     features = np.swapaxes(W1, -1, -2) @ X
     first = np.swapaxes(features, -1, -2) @ features
     second = np.swapaxes(W2, -1, -2) @ W2

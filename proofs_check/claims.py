@@ -10,6 +10,10 @@ import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+import sympy as sp
+
+from derivations.naming import align_rows, latex, text_latex
+
 
 class Status(str, enum.Enum):
     """Verdict of a check."""
@@ -99,6 +103,27 @@ class Claim:
             raise ValueError(f"claim id must be non-empty without surrounding whitespace: {self.id!r}")
         if not callable(self.check):
             raise TypeError(f"check of claim {self.id!r} is not callable")
+
+    def latex(self) -> str:
+        """This claim as a LaTeX paragraph: id, title, citation and assumptions, then its statement, displayed
+        through the papers' naming table if it is a SymPy object, quoted as typewriter text if it is a string."""
+        lines = [f"\\paragraph{{\\texttt{{{text_latex(self.id)}}}}} {text_latex(self.title or self.id)}."]
+        lines.append(f"\\emph{{Cited:}} {text_latex(self.citation.reference)}.")
+        if self.assumptions:
+            lines.append("\\emph{Assumptions:} " + "; ".join(text_latex(a) for a in self.assumptions) + ".")
+        lines.append(statement_latex(self.statement))
+        return "\n".join(lines)
+
+
+def statement_latex(statement: object) -> str:
+    """A claim statement as a display: SymPy relations as ``align*`` rows (broken when wide), other SymPy
+    objects as a ``displaymath``, anything else as quoted typewriter text."""
+    if isinstance(statement, sp.Basic):
+        if isinstance(statement, sp.core.relational.Relational):
+            return "\\begin{align*}\n" + " \\\\\n".join(align_rows(statement)) + "\n\\end{align*}"
+        return f"\\[ {latex(statement)} \\]"
+    # ragged right: typewriter spaces do not stretch, so a justified line would overflow
+    return f"\\begin{{quote}}\\raggedright\\texttt{{{text_latex(str(statement))}}}\\end{{quote}}"
 
 
 class Registry:

@@ -1,4 +1,5 @@
-"""Command line: ``python -m proofs_check [--paper NAME] [--claim PREFIX] [--json FILE | --list]``."""
+"""Command line: ``python -m proofs_check [--paper NAME] [--claim PREFIX] [--json FILE | --list] [--latex FILE]
+[--pdf FILE]``."""
 
 from __future__ import annotations
 
@@ -12,11 +13,15 @@ from typing import TextIO
 
 from derivations.conservation import conservation_table
 from proofs_check.claims import Claim, Registry, Status
+from proofs_check.latex_report import document
 from proofs_check.papers import load_papers
+from proofs_check.pdf import LatexError, PdflatexMissing, compile_pdf, find_pdflatex
 from proofs_check.report import format_details, format_table, summary_line, to_json
 from proofs_check.runner import Record, run_claims
 
 PROG = "python -m proofs_check"
+TEX_FAILED = 3
+"""Exit status when ``--pdf`` cannot be produced (no pdflatex, or pdflatex failed)."""
 FAILING = (Status.REFUTED, Status.ERROR)
 VERSIONED_DISTRIBUTIONS = ("layerwise-linear-flows", "sympy", "mpmath")
 
@@ -41,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also print the conservation-law table of every registered model (and add it to the JSON)",
     )
+    parser.add_argument(
+        "--latex",
+        metavar="FILE",
+        help="also write the report as a standalone LaTeX document: models, derivations, claims, errata",
+    )
+    parser.add_argument("--pdf", metavar="FILE", help="also compile that document to FILE with pdflatex")
     exclusive = parser.add_mutually_exclusive_group()
     exclusive.add_argument("--json", metavar="FILE", help="also write a JSON report to FILE ('-': stdout)")
     exclusive.add_argument("--list", action="store_true", help="list claim ids and titles without checking")
@@ -128,8 +139,28 @@ def write_json(records: Sequence[Record], destination: str, extra: dict | None =
             handle.write(text)
 
 
+def write_documents(records: Sequence[Record], latex_path: str | None, pdf_path: str | None, uncited: bool) -> int:
+    """Write the LaTeX document and/or compile the PDF; returns 0, or TEX_FAILED after saying why on stderr."""
+    tex = document(records, include_uncited=uncited)
+    if latex_path is not None:
+        with open(latex_path, "w", encoding="utf-8") as handle:
+            handle.write(tex)
+    if pdf_path is None:
+        return 0
+    try:
+        result = compile_pdf(tex, pdf_path)
+    except (PdflatexMissing, LatexError, ValueError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return TEX_FAILED
+    if result.overfull:
+        print(f"{PROG}: warning: {len(result.overfull)} overfull box(es) in the PDF", file=sys.stderr)
+    print(f"wrote {result.pdf} ({result.pages} pages)", file=sys.stderr)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, registry: Registry | None = None) -> int:
-    """Run the command; returns 1 if any claim is refuted or errored, 2 on a bad paper or prefix, else 0.
+    """Run the command; returns 1 if any claim is refuted or errored, 2 on a bad paper or prefix, 3 if ``--pdf``
+    fails (no pdflatex, or a LaTeX error), else 0.
 
     ``registry`` replaces the global registry of the paper modules (for tests).
     """
@@ -145,6 +176,12 @@ def main(argv: Sequence[str] | None = None, registry: Registry | None = None) ->
         for claim in claims:
             print(f"{claim.id}  {claim.title}".rstrip())
         return 0
+    if args.pdf is not None:
+        try:
+            find_pdflatex()  # before the checks, so that a missing TeX is reported at once
+        except PdflatexMissing as exc:
+            print(f"{PROG}: error: {exc}", file=sys.stderr)
+            return TEX_FAILED
     records = run_with_progress(claims)
     out = sys.stderr if args.json == "-" else sys.stdout
     extra = {}
@@ -154,4 +191,6 @@ def main(argv: Sequence[str] | None = None, registry: Registry | None = None) ->
     print(text_report(records), file=out)
     if args.json is not None:
         write_json(records, args.json, extra)
+    if (args.latex or args.pdf) and write_documents(records, args.latex, args.pdf, papers is None) != 0:
+        return TEX_FAILED
     return 1 if any(r.outcome.status in FAILING for r in records) else 0

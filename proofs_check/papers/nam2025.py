@@ -16,9 +16,10 @@ import sympy as sp
 from derivations import models
 from derivations.hyperbolic import SYMBOLS as H
 from derivations.riccati import riccati_solution
-from proofs_check.checkers import all_of, closed_form_vs_ode, derivation_steps, erratum, identities, sampled
+from proofs_check.checkers import all_of, closed_form_vs_ode, derivation_steps, erratum, identities
 from proofs_check.claims import Citation, Claim, Outcome, register
 from proofs_check.papers import nam2025_matrix
+from proofs_check.z3_checks import inequality
 
 PAPER = "nam2025"
 LINEAR = models.get("linear_model")
@@ -28,6 +29,14 @@ S, Z, t = SCALAR.symbol("S"), SCALAR.symbol("Z"), H.t
 Sigma0, S0, D0, gp, gm, g = H.Sigma0, H.S0, H.D0, H.gamma_plus, H.gamma_minus, H.gamma
 D0_RELATION = D0**2 - (S**2 + Sigma0**2 - S0**2)
 ROOTS = {gp: (S + D0) / (Sigma0 + S0), gm: (S - D0) / (Sigma0 + S0)}
+# Theorem 3's setting for the z3 proofs: D0 is the non-negative root (the symbol is nonnegative), the
+# non-degenerate case Sigma0 + S0 > 0, and Sigma0 >= |S0| (proved per unit by SIGMA_BOUND).
+APP_H = (sp.Eq(D0**2, S**2 + Sigma0**2 - S0**2), Sigma0 + S0 > 0, Sigma0 >= sp.Abs(S0))
+_ua, _ub = SCALAR.symbol("a"), SCALAR.symbol("b")
+SIGMA_BOUND = inequality(
+    (_ua**2 + _ub**2) / (2 * Z) >= sp.Abs(_ua * _ub) / Z,
+    what="per unit (a_i^2 + b_i^2)/(2Z) >= |a_i b_i|/Z; summed over the units, Sigma_0 >= |S_0|",
+)
 
 
 def _cite(section: str, equation: str = "") -> Citation:
@@ -237,7 +246,11 @@ claim(
     "76",
     "γ₊ γ₋ = −(Σ0 − S0)/(Σ0 + S0) ≤ 0",
     sp.Eq(gp * gm, -(Sigma0 - S0) / (Sigma0 + S0)),
-    identities([gp * gm + (Sigma0 - S0) / (Sigma0 + S0)], relations=(D0_RELATION,), substitutions=ROOTS),
+    all_of(
+        identities([gp * gm + (Sigma0 - S0) / (Sigma0 + S0)], relations=(D0_RELATION,), substitutions=ROOTS),
+        SIGMA_BOUND,
+        inequality(gp * gm <= 0, APP_H, ROOTS, what="gamma_+ gamma_- <= 0"),
+    ),
 )
 
 _sc2 = SCALAR.instance(2)
@@ -277,13 +290,14 @@ claim(
     "App. H, Theorem 3",
     "74",
     "γ is monotone from 1 to γ₊, increasing iff S > S0 iff γ₊ > 1",
-    "gamma' > 0 <=> S > S_0 <=> gamma_+ > 1",
+    sp.Equivalent(gp > 1, S > S0),
     all_of(
         identities(
             [_gdot0 - 2 * (S - S0) / Z, D0**2 - (Sigma0 + S0 - S) ** 2 - 2 * (S - S0) * (Sigma0 + S0)],
             relations=(D0_RELATION,),
         ),
-        sampled(lambda q: (q[gp] > 1) == (q[S] > q[S0]), appH_point, what="sign(gamma_+ - 1) = sign(S - S_0)"),
+        SIGMA_BOUND,
+        inequality(sp.Equivalent(gp > 1, S > S0), APP_H, ROOTS, what="gamma_+ > 1 <=> S > S_0"),
     ),
     ("gamma never crosses a root (uniqueness), so gamma' keeps the sign of gamma'(0) = 2 (S - S_0)/Z",),
 )
@@ -323,14 +337,7 @@ claim(
 )
 
 
-def _concave_iff(q) -> bool:
-    """gamma'' = -(Sigma0+S0)/Z (2 gamma - gamma_+ - gamma_-) gamma' (remark4.center); with gamma increasing
-    its sign changes at most once, from + to -, so gamma is concave on t >= 0 iff gamma''(0) <= 0."""
-    if not q[S] > q[S0]:
-        return True
-    gamma_dot0 = (-(q[Sigma0] + q[S0]) + 2 * q[S] + (q[Sigma0] - q[S0])) / q[Z]
-    gamma_ddot0 = -(q[Sigma0] + q[S0]) / q[Z] * (2 - q[gp] - q[gm]) * gamma_dot0
-    return (gamma_ddot0 <= 0) == (q[S] <= q[Sigma0] + q[S0])
+_gamma_ddot0 = _gddot.subs(g, 1) * _gdot0  # gamma''(0), with gamma(0) = 1
 
 
 claim(
@@ -341,17 +348,19 @@ claim(
     "gamma concave on [0, oo) <=> S <= Sigma_0 + S_0",
     all_of(
         identities([_gddot.subs(g, 1) - (-2 * (Sigma0 + S0 - S) / Z)], substitutions=ROOTS, relations=(D0_RELATION,)),
-        sampled(_concave_iff, appH_point, 300),
+        SIGMA_BOUND,
+        inequality(
+            sp.Implies(S > S0, sp.Equivalent(_gamma_ddot0 <= 0, Sigma0 + S0 >= S)),
+            APP_H,
+            ROOTS,
+            what="S > S_0 => (gamma''(0) <= 0 <=> S <= Sigma_0 + S_0)",
+        ),
     ),
     ("gamma''(0) = -2 (Sigma_0 + S_0 - S) gamma'(0) / Z; gamma'' changes sign at most once (at the centre)",),
 )
 
 
-def _decreasing_shape(q) -> bool:
-    if not q[S] < q[S0]:
-        return True
-    kappa = (1 - q[gp]) / (1 - q[gm])
-    return 0 < kappa < 1
+_kappa = (1 - gp) / (1 - gm)
 
 
 claim(
@@ -359,29 +368,33 @@ claim(
     "App. H, Remark 4",
     "",
     "For S < S0, κ = (1−γ₊)/(1−γ₋) ∈ (0, 1): γ is a convex, decreasing dilated (1 − e^{−t})⁻¹",
-    "S < S_0 => 0 < kappa < 1",
-    sampled(_decreasing_shape, appH_point, 300),
+    sp.Implies(S < S0, sp.And(_kappa > 0, _kappa < 1)),
+    all_of(
+        SIGMA_BOUND,
+        inequality(sp.Implies(S < S0, sp.And(_kappa > 0, _kappa < 1)), (*APP_H, D0 > 0), ROOTS, what="0 < kappa < 1"),
+    ),
+    (
+        "D_0 > 0: distinct roots, as the kappa-form of eq. (74) needs; at D_0 = 0 (S = 0, Sigma_0 = S_0) "
+        "gamma_+ = gamma_- and kappa = 1 (z3 counterexample without this assumption)",
+    ),
 )
 
 _Sig_pos = sp.Symbol("Sigma_0", positive=True)
+_REMARK5 = sp.And(
+    sp.Implies(S > 0, sp.And(gp >= 2 * S / (Sigma0 + S0), 2 * S / (Sigma0 + S0) >= S / Sigma0)),
+    sp.Implies(sp.And(S > 0, S0 >= 0), gp <= 1 + 2 * S / Sigma0),
+)
 claim(
     "remark5.bounds",
     "App. H, Remark 5",
     "",
     "γ₊ ≥ 2S/(Σ0 + S0) ≥ S/Σ0 (S > 0), and γ₊ ≤ 1 + 2S/Σ0 if S0 ≥ 0",
-    "gamma_+ >= 2S/(Sigma_0+S_0) >= S/Sigma_0",
-    sampled(
-        lambda q: (
-            q[S] <= 0
-            or (
-                q[gp] >= 2 * q[S] / (q[Sigma0] + q[S0]) >= q[S] / q[Sigma0]
-                and (q[S0] < 0 or q[gp] <= 1 + 2 * q[S] / q[Sigma0])
-            )
-        ),
-        appH_point,
-        300,
+    _REMARK5,
+    all_of(
+        SIGMA_BOUND,
+        inequality(_REMARK5, APP_H, ROOTS, what="Remark 5 bounds"),
     ),
-    ("exact proof of these inequalities is left to the z3 checker (issue 6)",),
+    ("Sigma_0 + S_0 > 0; Sigma_0 >= |S_0| follows from a^2 + b^2 >= 2|ab| per unit",),
 )
 
 claim(

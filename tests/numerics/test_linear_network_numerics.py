@@ -76,6 +76,8 @@ def test_ntk_gram_is_the_jacobian_gram_by_finite_differences() -> None:
     J = np.stack([(f(theta + h * e) - f(theta - h * e)) / (2 * h) for e in np.eye(theta.size)], axis=1)
     assert np.allclose(ntk_gram(W1, W2, X), J @ J.T, rtol=1e-7, atol=1e-7)
     assert np.allclose(ntk_gram(W1.T, W2.T, X, orientation="code"), J @ J.T, rtol=1e-7, atol=1e-7)
+    with pytest.raises(ValueError, match="X must have shape"):
+        ntk_gram(W1, W2, X.T)
 
 
 def test_kernel_distance() -> None:

@@ -157,9 +157,7 @@ class FakeTTY(io.StringIO):
         return True
 
 
-def test_progress_only_on_a_terminal(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     registry = registry_of(("p1.long-name", PROVED), ("p1.b", PROVED))
     assert main([], registry=registry) == 0
     assert capsys.readouterr().err == ""

@@ -20,8 +20,11 @@ def records():
 
 
 def test_no_claim_refuted_or_error(records):
-    bad = {cid: (r.outcome.status, r.outcome.detail) for cid, r in records.items()
-           if r.outcome.status in (Status.REFUTED, Status.ERROR)}
+    bad = {
+        cid: (r.outcome.status, r.outcome.detail)
+        for cid, r in records.items()
+        if r.outcome.status in (Status.REFUTED, Status.ERROR)
+    }
     assert bad == {}
 
 

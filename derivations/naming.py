@@ -1,0 +1,457 @@
+r"""The one naming table from SymPy symbol names to the papers' LaTeX, and the printer that uses it.
+
+Symbols are matched by *name* (their assumptions differ between modules: ``Sigma_0`` is nonnegative in
+``hyperbolic`` and positive in some claims, yet it is the same :math:`\Sigma_0`). A name is looked up whole in
+:data:`SYMBOL_NAMES` first; otherwise it is split at its first underscore into a base (looked up in
+:data:`BASE_NAMES`, e.g. ``lam`` → :math:`\lambda`) and a subscript rendered the same way, so that the unit
+symbols ``lam_1 … lam_p`` of any width need no entry of their own. Names that already start with a backslash
+are LaTeX and kept as they are.
+
+:func:`latex` is ``sympy.latex`` with ``symbol_names`` filled from the table; :func:`align_rows` lays out one
+relation as rows of an ``align`` environment, breaking wide right-hand sides between terms or factors so that
+displayed equations stay within the text width.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+
+import sympy as sp
+
+__all__ = [
+    "BASE_NAMES",
+    "SYMBOL_NAMES",
+    "UNICODE_MATH",
+    "align_rows",
+    "latex",
+    "symbol_latex",
+    "symbol_names",
+    "text_latex",
+    "width",
+]
+
+SYMBOL_NAMES: dict[str, str] = {
+    # Nam et al. 2025, App. H (the paper writes S_0 in calligraphic type)
+    "Sigma_0": r"\Sigma_0",
+    "S_0": r"\mathcal{S}_0",
+    "D_0": r"D_0",
+    "gamma_+": r"\gamma_+",
+    "gamma_-": r"\gamma_-",
+    "Delta_0": r"\Delta_0",
+    "lam_eff": r"\lambda_{\mathrm{eff}}",
+    "t_1/2": r"t_{1/2}",
+    "theta(t)": r"\theta(t)",
+    "a_i b_i / S_i": r"a_i b_i / S_i",
+    # Xu & Ziyin 2025
+    "alpha_+": r"\alpha_+",
+    "alpha_-": r"\alpha_-",
+    "alpha_pm": r"\alpha_\pm",
+    "zeta": r"\zeta",
+    "zeta_eta": r"\zeta_\eta",
+    "S_pq": r"S",
+    "uw": r"u^{\top} w",
+    "uv": r"u^{\top} v",
+    "uu": r"\lvert u\rvert^{2}",
+    "ww": r"\lvert w\rvert^{2}",
+    "v^*": r"v^{*}",
+    "B^-2": r"B^{-2}",
+    "B_max": r"B_{\max}",
+    "e_B": r"e_B",
+}
+"""Whole-name entries: the papers' symbols (γ₊, Σ₀, 𝒮₀, α±, ζ, …) and the package's compound names."""
+
+BASE_NAMES: dict[str, str] = {
+    "lam": r"\lambda",
+    "lambda": r"\lambda",
+    "alpha": r"\alpha",
+    "beta": r"\beta",
+    "gamma": r"\gamma",
+    "delta": r"\delta",
+    "Delta": r"\Delta",
+    "epsilon": r"\epsilon",
+    "zeta": r"\zeta",
+    "eta": r"\eta",
+    "theta": r"\theta",
+    "vartheta": r"\vartheta",
+    "kappa": r"\kappa",
+    "mu": r"\mu",
+    "xi": r"\xi",
+    "rho": r"\rho",
+    "sigma": r"\sigma",
+    "Sigma": r"\Sigma",
+    "tau": r"\tau",
+    "phi": r"\phi",
+    "varphi": r"\varphi",
+    "psi": r"\psi",
+    "omega": r"\omega",
+    "Omega": r"\Omega",
+    "Lambda": r"\Lambda",
+    "Gamma": r"\Gamma",
+    "Theta": r"\Theta",
+    "Phi": r"\Phi",
+    "Psi": r"\Psi",
+    "pi": r"\pi",
+    "nu": r"\nu",
+    "chi": r"\chi",
+    # matrix entries (linear_network): W1_k_j is (W_1)_{kj}, Sxx_kl is (Σ_xx)_{kl}
+    "W1": r"(W_1)",
+    "W2": r"(W_2)",
+    "Sxx": r"(\Sigma_{xx})",
+    "Sxy": r"(\Sigma_{xy})",
+    "Syy": r"(\Sigma_{yy})",
+}
+"""Bases of subscripted names (``eta_u`` → :math:`\\eta_u`) and bare Greek names."""
+
+_SUBSCRIPT_SIGNS = {"+": "+", "-": "-", "pm": r"\pm", "mp": r"\mp"}
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+def _base_latex(base: str) -> str:
+    if base in BASE_NAMES:
+        return BASE_NAMES[base]
+    if len(base) > 1 and base.isalpha():
+        return rf"\mathrm{{{base}}}"
+    return base
+
+
+def _subscript_latex(sub: str) -> str:
+    if sub in _SUBSCRIPT_SIGNS:
+        return _SUBSCRIPT_SIGNS[sub]
+    parts = sub.split("_")
+    if all(p.isdigit() for p in parts):
+        return ",".join(parts)
+    return ",".join(_base_latex(p) if _IDENTIFIER.fullmatch(p) else p for p in parts)
+
+
+def symbol_latex(name: str) -> str:
+    """The LaTeX of a symbol called ``name``: the table entry, else base and subscript by the rules above."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be a non-empty string, got {name!r}")
+    if name in SYMBOL_NAMES:
+        return SYMBOL_NAMES[name]
+    if name.startswith("\\"):
+        return name
+    primes = len(name) - len(name.rstrip("'"))
+    core = name.rstrip("'")
+    base, _, sub = core.partition("_")
+    if not _IDENTIFIER.fullmatch(base) or (sub and not re.fullmatch(r"[A-Za-z0-9_+-]+", sub)):
+        return sp.latex(sp.Symbol(name))
+    text = _base_latex(base)
+    if sub:
+        rendered = _subscript_latex(sub)
+        text += f"_{{{rendered}}}" if len(rendered) > 1 else f"_{rendered}"
+    return text + "'" * primes
+
+
+def symbol_names(expr: sp.Basic) -> dict[sp.Symbol, str]:
+    """``symbol_names`` for ``sympy.latex``: every symbol of ``expr`` (free or bound) mapped by the table."""
+    return {s: symbol_latex(s.name) for s in sp.sympify(expr).atoms(sp.Symbol)}
+
+
+def latex(expr: sp.Basic, **options: object) -> str:
+    """``sympy.latex(expr)`` with the papers' symbol names; ``options`` are passed on (and may override)."""
+    names = symbol_names(expr)
+    names.update(dict(options.pop("symbol_names", None) or {}))  # type: ignore[call-overload]
+    return sp.latex(expr, symbol_names=names, **options)
+
+
+# ---------------------------------------------------------------- layout of wide displayed relations
+def width(expr: sp.Basic) -> float:
+    """A rough printed width of ``expr`` in characters (a fraction is as wide as its wider part)."""
+    expr = sp.sympify(expr)
+    if isinstance(expr, sp.Symbol):
+        return max(1.0, len(re.sub(r"\\[A-Za-z]+|[{}^_ ]", "x", symbol_latex(expr.name))) * 0.7)
+    if expr.is_Number:
+        return len(sp.latex(expr)) * (0.7 if expr.is_Rational and not expr.is_Integer else 1.0)
+    if isinstance(expr, sp.Add):
+        return sum(width(a) for a in expr.args) + 2.0 * (len(expr.args) - 1)
+    if isinstance(expr, sp.Mul):
+        num, den = sp.fraction(expr)
+        if den != 1:
+            return max(width(num), width(den)) + 1.0
+        return sum(width(a) + (2.0 if isinstance(a, sp.Add) else 0.5) for a in expr.args)
+    if isinstance(expr, sp.Pow):
+        if expr.exp == sp.S.Half:
+            return width(expr.base) + 1.5
+        if expr.exp.is_negative:
+            return width(1 / expr) + 1.0
+        return width(expr.base) + 0.7 * width(expr.exp) + (2.0 if isinstance(expr.base, sp.Add) else 0.0)
+    if expr.args:
+        return len(type(expr).__name__) + sum(width(a) for a in expr.args) + 2.0
+    return float(len(sp.latex(expr)))
+
+
+_RELATION_OPS = {"==": "=", ">=": r"\ge", "<=": r"\le", ">": ">", "<": "<", "!=": r"\ne"}
+_NARROW_LHS = 24.0
+"""A left-hand side wider than this goes on a row of its own, the relation and right-hand side below it."""
+
+
+def _bracketed(lines: list[str], close: str = r"\Bigr)", open_: str = r"\Bigl(") -> list[str]:
+    """``lines`` wrapped in one pair of (manually sized) brackets that may span rows."""
+    if len(lines) == 1:
+        return [open_ + lines[0] + close]
+    return [open_ + lines[0], *lines[1:-1], lines[-1] + close]
+
+
+def _times(options: Mapping[str, object]) -> str:
+    """The product sign joining the layout's own factors, as ``sympy.latex``'s ``mul_symbol`` would print it."""
+    return {"dot": r" \cdot ", "times": r" \times ", "ldot": r" \,.\, "}.get(str(options.get("mul_symbol")), " ")
+
+
+def _group(expr: sp.Expr, budget: float, options: Mapping[str, object]) -> list[str]:
+    """``expr`` in square brackets, broken over lines if it is wider than ``budget``."""
+    return _bracketed(_lines(expr, budget - 4, options), r"\Bigr]", r"\Bigl[")
+
+
+def _add_lines(expr: sp.Add, budget: float, options: Mapping[str, object]) -> list[str]:
+    """A sum packed into lines of at most ``budget``; a term wider than that is broken itself."""
+    lines: list[str] = []
+    current: list[str] = []
+    used = 0.0
+    for k, term in enumerate(expr.as_ordered_terms()):
+        negative = term.could_extract_minus_sign()
+        magnitude = -term if negative else term
+        prefix = "- " if negative else ("+ " if k else "")
+        w = width(magnitude)
+        if current and (used + w > budget or w > budget):
+            lines.append(" ".join(current))
+            current, used = [], 0.0
+        if w > budget:
+            sub = _lines(magnitude, budget - 2, options)
+            lines += [prefix + sub[0], *sub[1:]]
+            continue
+        current.append(prefix + sp.latex(magnitude, **options))
+        used += w + 2.0
+    if current:
+        lines.append(" ".join(current))
+    return lines
+
+
+def _product_lines(expr: sp.Mul, budget: float, options: Mapping[str, object]) -> list[str] | None:
+    """A product whose widest factor is a (power of a) sum: the other factors, then that sum broken in
+    parentheses; None if the widest factor cannot be broken."""
+    factors = list(expr.as_ordered_factors())
+    widest = max(range(len(factors)), key=lambda k: width(factors[k]))
+    factor = factors[widest]
+    rest = sp.Mul(*(f for k, f in enumerate(factors) if k != widest))
+    head = "" if rest == 1 else sp.latex(rest, **options) + _times(options)
+    base, close = factor, r"\Bigr)"
+    if isinstance(factor, sp.Pow) and factor.exp.is_Integer and factor.exp > 1:
+        base, close = factor.base, rf"\Bigr)^{{{sp.latex(factor.exp)}}}"
+    if not isinstance(base, sp.Add):
+        return None
+    inner = _bracketed(_add_lines(base, budget - 4 - width(rest), options), close)
+    return [head + inner[0], *inner[1:]]
+
+
+def _lines(expr: sp.Expr, budget: float, options: Mapping[str, object]) -> list[str]:
+    """``expr`` printed over as many lines as needed to keep each within ``budget`` where it can be broken:
+    between the terms of a sum, inside the widest parenthesised sum of a product, or in a numerator."""
+    if width(expr) <= budget:
+        return [sp.latex(expr, **options)]
+    if isinstance(expr, sp.Add):
+        return _add_lines(expr, budget, options)
+    if expr.could_extract_minus_sign():
+        inner = _lines(-expr, budget - 2, options)
+        return ["- " + inner[0], *inner[1:]]
+    num, den = sp.fraction(expr)
+    if den != 1 and width(den) > budget / 2:
+        # a wide denominator cannot sit under a fraction bar: numerator and denominator become two groups
+        denominator = _group(den, budget - 4, options)
+        return [*_group(num, budget, options), r"\Big/ " + denominator[0], *denominator[1:]]
+    if den != 1:
+        head = rf"\frac{{1}}{{{sp.latex(den, **options)}}}"
+        if isinstance(num, sp.Add):
+            inner = _bracketed(_add_lines(num, budget - width(den) - 4, options))
+        elif isinstance(num, sp.Mul):
+            inner = _product_lines(num, budget - width(den) - 2, options) or [sp.latex(num, **options)]
+        else:
+            inner = [sp.latex(num, **options)]
+        return [head + _times(options) + inner[0], *inner[1:]] if len(inner) > 1 else [sp.latex(expr, **options)]
+    if isinstance(expr, sp.Mul):
+        return _product_lines(expr, budget, options) or [sp.latex(expr, **options)]
+    if isinstance(expr, sp.Pow) and isinstance(expr.base, sp.Add) and expr.exp.is_Integer and expr.exp > 1:
+        return _bracketed(_add_lines(expr.base, budget - 4, options), rf"\Bigr)^{{{sp.latex(expr.exp)}}}")
+    return [sp.latex(expr, **options)]
+
+
+def align_rows(
+    relation: sp.Basic, budget: float = 72.0, overrides: Mapping | None = None, **printer: object
+) -> list[str]:
+    """``relation`` as rows of an ``align`` environment whose alignment point is at the left (``& lhs = rhs``),
+    so that rows of different widths never push each other off the page. A right-hand side that does not fit
+    in ``budget`` characters continues on further rows (``&\\qquad …``); a wide left-hand side gets a row of
+    its own. Rows carry no tag and no ``\\\\``; ``overrides`` replace table entries for single symbols, and
+    ``printer`` settings go to ``sympy.latex`` (e.g. ``mul_symbol``)."""
+    relation = sp.sympify(relation)
+    options = {**printer, "symbol_names": {**symbol_names(relation), **dict(overrides or {})}}
+    if not isinstance(relation, sp.core.relational.Relational) or relation.rel_op not in _RELATION_OPS:
+        return ["&" + sp.latex(relation, **options)]
+    op = _RELATION_OPS[relation.rel_op]
+    lhs, rhs = relation.lhs, relation.rhs
+    lhs_text = sp.latex(lhs, **options)
+    if width(lhs) + width(rhs) + 3 <= budget:
+        return [f"&{lhs_text} {op} {sp.latex(rhs, **options)}"]
+    if width(lhs) <= _NARROW_LHS:
+        lines = _lines(rhs, budget - width(lhs) - 3, options)
+        return [f"&{lhs_text} {op} {lines[0]}", *(rf"&\qquad {line}" for line in lines[1:])]
+    lines = _lines(rhs, budget - 6, options)
+    return [f"&{lhs_text}", rf"&\qquad {op} {lines[0]}", *(rf"&\qquad\quad {line}" for line in lines[1:])]
+
+
+# ---------------------------------------------------------------- prose: titles, justifications, notes
+_TEXT_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "^": r"\^{}",
+    "~": r"\~{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    # math-mode glyphs: the text ones (\textless, \textbar) live in TS1, a bitmap font without cm-super
+    "<": r"\ensuremath{<}",
+    ">": r"\ensuremath{>}",
+    "|": r"\ensuremath{|}",
+}
+
+UNICODE_MATH: dict[str, str] = {
+    "Γ": r"\Gamma",
+    "Δ": r"\Delta",
+    "Θ": r"\Theta",
+    "Λ": r"\Lambda",
+    "Ξ": r"\Xi",
+    "Π": r"\Pi",
+    "Σ": r"\Sigma",
+    "Φ": r"\Phi",
+    "Ψ": r"\Psi",
+    "Ω": r"\Omega",
+    "α": r"\alpha",
+    "β": r"\beta",
+    "γ": r"\gamma",
+    "δ": r"\delta",
+    "ε": r"\epsilon",
+    "ζ": r"\zeta",
+    "η": r"\eta",
+    "θ": r"\theta",
+    "ϑ": r"\vartheta",
+    "ι": r"\iota",
+    "κ": r"\kappa",
+    "λ": r"\lambda",
+    "μ": r"\mu",
+    "µ": r"\mu",
+    "ν": r"\nu",
+    "ξ": r"\xi",
+    "π": r"\pi",
+    "ρ": r"\rho",
+    "σ": r"\sigma",
+    "τ": r"\tau",
+    "υ": r"\upsilon",
+    "φ": r"\phi",
+    "χ": r"\chi",
+    "ψ": r"\psi",
+    "ω": r"\omega",
+    "±": r"\pm",
+    "∓": r"\mp",
+    "→": r"\to",
+    "←": r"\leftarrow",
+    "↔": r"\leftrightarrow",
+    "⇔": r"\Leftrightarrow",
+    "⇒": r"\Rightarrow",
+    "∇": r"\nabla",
+    "∈": r"\in",
+    "∉": r"\notin",
+    "−": "-",
+    "√": r"\surd",
+    "∝": r"\propto",
+    "∞": r"\infty",
+    "∠": r"\angle",
+    "≈": r"\approx",
+    "≃": r"\simeq",
+    "≠": r"\neq",
+    "≡": r"\equiv",
+    "≤": r"\le",
+    "≥": r"\ge",
+    "·": r"\cdot",
+    "×": r"\times",
+    "∂": r"\partial",
+    "∑": r"\sum",
+    "∫": r"\int",
+    "ℓ": r"\ell",
+    "⊥": r"\perp",
+    "∘": r"\circ",
+    "⟨": r"\langle",
+    "⟩": r"\rangle",
+    "‖": r"\|",
+    "∀": r"\forall",
+    "ᵀ": r"^{\top}",
+    "𝒮": r"\mathcal{S}",
+    "½": r"\tfrac12",
+    "ℝ": r"\mathbb{R}",
+    "⊗": r"\otimes",
+    "⊙": r"\odot",
+    **{ch: f"^{{{d}}}" for ch, d in zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-", strict=True)},
+    **{ch: f"_{{{d}}}" for ch, d in zip("₀₁₂₃₄₅₆₇₈₉₊₋", "0123456789+-", strict=True)},
+}
+"""Unicode characters of the claims' and models' prose, as math-mode LaTeX (wrapped in ``\\ensuremath``)."""
+
+# "§" is the math-font glyph: the text one (\S) lives in TS1, a bitmap font without cm-super
+UNICODE_TEXT: dict[str, str] = {
+    "§": r"\ensuremath{\mathsection}",
+    "–": "--",
+    "—": "---",
+    "’": "'",
+    "“": "``",
+    "”": "''",
+    "…": r"\dots{}",
+}
+_TEXT_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0302": "^", "\u0303": "~", "\u0327": "c"}
+_MATH_ACCENTS = {"\u0307": r"\dot", "\u0308": r"\ddot", "\u0302": r"\hat", "\u0303": r"\tilde", "\u0304": r"\bar"}
+
+
+def _char_latex(char: str) -> str:
+    if char in UNICODE_MATH:
+        return rf"\ensuremath{{{UNICODE_MATH[char]}}}"
+    if char in UNICODE_TEXT:
+        return UNICODE_TEXT[char]
+    if ord(char) < 128:
+        return _TEXT_ESCAPES.get(char, char)
+    return rf"\textsf{{[U+{ord(char):04X}]}}"
+
+
+def _accented(base: str, mark: str) -> str:
+    """A character with a combining mark: a dot above is a time derivative (ȧ, θ̇); other marks on Latin
+    letters are text accents (é, ö); the rest are math accents."""
+    if mark != "\u0307" and base.isascii() and base.isalpha() and mark in _TEXT_ACCENTS:
+        return f"\\{_TEXT_ACCENTS[mark]}{{{base}}}"
+    inner = UNICODE_MATH.get(base, base if base.isascii() and base.isalnum() else _char_latex(base))
+    return rf"\ensuremath{{{_MATH_ACCENTS.get(mark, '')}{{{inner}}}}}"
+
+
+def text_latex(text: str) -> str:
+    """Plain prose (ASCII or Unicode, e.g. a claim title "γ₊ ≥ 2S/(Σ0 + S0)") as ASCII LaTeX for text mode:
+    special characters escaped, Greek letters, operators, super- and subscripts and combining dots (θ̇) as math."""
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a string, got {type(text).__name__}")
+    chars = unicodedata.normalize("NFC", text)
+    out: list[str] = []
+    k = 0
+    while k < len(chars):
+        char, k = chars[k], k + 1
+        marks = ""
+        while k < len(chars) and unicodedata.combining(chars[k]):
+            marks, k = marks + chars[k], k + 1
+        decomposed = unicodedata.normalize("NFD", char)
+        if marks:
+            out.append(_accented(char, marks[0]))
+        elif char.isascii() or char in UNICODE_MATH or char in UNICODE_TEXT:
+            out.append(_char_latex(char))
+        elif len(decomposed) > 1 and unicodedata.combining(decomposed[1]):
+            out.append(_accented(decomposed[0], decomposed[1]))
+        else:
+            out.append(_char_latex(char))
+    return "".join(out)

@@ -1,0 +1,168 @@
+r"""A model's equations as SymPy relations and as LaTeX: network, loss, derived flow, conserved quantities.
+
+:func:`model_equations` collects the relations from the model's own objects (the width-``p`` instance, the
+derived unit field, the conservation laws found and proved by ``derivations.conservation``, the closed form);
+:func:`render_model` prints them, through the naming table, as a section of a paper's appendix. Nothing is
+typed in: every displayed formula is one of these SymPy objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from . import models as registry
+from .conservation import UnsupportedModelError, conserved_quantities
+from .model import Model
+from .naming import align_rows, latex, text_latex
+
+__all__ = ["ModelEquations", "model_equations", "render_model"]
+
+DISPLAY_WIDTH = 2
+"""Width ``p`` at which the network and the loss are written out (the flow and the sums are width-free)."""
+
+
+@dataclass(frozen=True)
+class ModelEquations:
+    """The displayed relations of one model, grouped as in :func:`render_model`."""
+
+    model: Model
+    p: int
+    parameters: list[sp.Basic]
+    network: list[sp.Eq]
+    quantities: list[sp.Eq]
+    flow: list[sp.Eq]
+    conserved: list[sp.Eq]
+    conservation_note: str = ""
+    closed_form: list[sp.Eq] = field(default_factory=list)
+
+
+def _components(name: str, value: object, inputs: tuple[sp.Symbol, ...]) -> list[sp.Eq]:
+    """``name(x) = value``, or one relation per output component (``f_1(x) = …``) for a vector output, so that
+    each component can be broken over rows."""
+    if isinstance(value, (tuple, list, sp.MatrixBase)):
+        items = list(value)
+        return [sp.Eq(sp.Function(f"{name}_{m}")(*inputs), v, evaluate=False) for m, v in enumerate(items, 1)]
+    return [sp.Eq(sp.Function(name)(*inputs), sp.sympify(value), evaluate=False)]
+
+
+def _parameters(model: Model) -> list[sp.Basic]:
+    """The domain of each declared parameter as a relation (``Z > 0``) or set membership (``S ∈ ℝ``)."""
+    out: list[sp.Basic] = []
+    for name, domain in model.domains.items():
+        symbol = model.symbol(name)
+        positive = sp.StrictGreaterThan(symbol, 0, evaluate=False)
+        out.append(positive if domain == "positive" else sp.Contains(symbol, sp.Reals, evaluate=False))
+    return out
+
+
+def _indexed(model: Model, expr: sp.Expr, index: sp.Symbol) -> sp.Expr:
+    """A one-unit expression with each unit symbol ``a`` renamed ``a_i``."""
+    names = (*model.state_names, *model.unit_param_names)
+    renaming = {model.symbol(n): sp.Symbol(f"{n}_{index}", **model.symbol(n).assumptions0) for n in names}
+    return expr.xreplace(renaming)
+
+
+def _quantities(model: Model) -> list[sp.Eq]:
+    """Sums as ``Q = Σ_i q_i`` over the ``p`` units, scalar quantities as written in the sums."""
+    i, p = sp.Symbol("i", integer=True, positive=True), sp.Symbol("p", integer=True, positive=True)
+    out = []
+    for name, quantity in model.quantities.items():
+        lhs = sp.Symbol(name)
+        if quantity.kind == "sum":
+            out.append(sp.Eq(lhs, sp.Sum(_indexed(model, quantity.expr, i), (i, 1, p)), evaluate=False))
+        elif quantity.kind == "scalar":
+            out.append(sp.Eq(lhs, quantity.expr, evaluate=False))
+    return out
+
+
+def _dot(symbol: sp.Symbol) -> sp.Symbol:
+    """A symbol printed as the time derivative of ``symbol``."""
+    return sp.Symbol(rf"\dot{{{latex(symbol)}}}")
+
+
+def _conserved(model: Model, p: int) -> tuple[list[sp.Eq], str]:
+    """``C_k = law`` for each law found (and proved) by ``conserved_quantities``, or a note why there are none."""
+    try:
+        laws = conserved_quantities(model, p=p)
+    except UnsupportedModelError as error:
+        return [], str(error)
+    return [sp.Eq(sp.Symbol(f"C_{k}"), law.expr, evaluate=False) for k, law in enumerate(laws, start=1)], ""
+
+
+def model_equations(model: Model | str, p: int = DISPLAY_WIDTH) -> ModelEquations:
+    """The relations displayed for ``model`` (a registered name or a :class:`Model`), written at width ``p``."""
+    model = registry.get(model)
+    if not isinstance(p, int) or p < 1:
+        raise ValueError(f"p must be a positive integer, got {p!r}")
+    inst = model.instance(p)
+    network = [
+        *_components("f", inst.network, inst.inputs),
+        *_components("f^{*}", inst.target, inst.inputs),
+        sp.Eq(sp.Symbol(r"\mathcal{L}"), inst.loss, evaluate=False),
+    ]
+    flow = [sp.Eq(_dot(s), expr, evaluate=False) for s, expr in model.unit_field.items()]
+    conserved, note = _conserved(model, p)
+    closed = []
+    if model.solver is not None:
+        t = model.closed_form.t
+        closed = [sp.Eq(sp.Function(n)(t), e, evaluate=False) for n, e in model.closed_form.state.items()]
+    return ModelEquations(model, p, _parameters(model), network, _quantities(model), flow, conserved, note, closed)
+
+
+def _align(relations: list[sp.Basic]) -> str:
+    rows = [" \\\\\n".join(align_rows(r)) for r in relations]
+    return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
+
+
+def _learning_rates(model: Model) -> str:
+    if not model.learning_rates:
+        return "with unit learning rate"
+    rates = ", ".join(
+        f"${latex(model.symbol(rate))}$ for ${latex(model.symbol(state))}$"
+        for state, rate in model.learning_rates.items()
+    )
+    return f"with layer-wise learning rates ({rates})"
+
+
+def render_model(model: Model | str, p: int = DISPLAY_WIDTH, derivation: bool = True) -> str:
+    """LaTeX (a ``\\subsection`` and its displays) of the model's network, loss, derived quantities, gradient
+    flow, conserved quantities, closed form and, if ``derivation``, its recorded derivation."""
+    eq = model_equations(model, p)
+    m = eq.model
+    parts = [
+        f"\\subsection{{{text_latex(m.title)} (\\texttt{{{text_latex(m.name)}}})}}",
+        f"\\emph{{Source:}} {text_latex(m.reference)}.",
+    ]
+    if eq.parameters:
+        parts.append("Parameters: " + ", ".join(f"${latex(r)}$" for r in eq.parameters) + ".")
+    parts += [
+        f"\\paragraph{{Network and loss.}} Written out at width $p = {eq.p}$; the loss is the population loss "
+        "computed from the input moments.",
+        _align(eq.network),
+    ]
+    if eq.quantities:
+        parts += [
+            "\\paragraph{Quantities.} Sums over the $p$ units and quantities built from them.",
+            _align(eq.quantities),
+        ]
+    parts += [
+        f"\\paragraph{{Gradient flow.}} Derived from the loss by differentiation, {_learning_rates(m)}; the field "
+        "of one generic unit, in which the other units enter only through the sums:",
+        _align(eq.flow),
+    ]
+    if eq.conserved:
+        parts += [
+            f"\\paragraph{{Conserved quantities.}} Independent polynomial laws at width $p = {eq.p}$, each proved "
+            "exactly to have zero time derivative along the derived flow:",
+            _align(eq.conserved),
+        ]
+    elif eq.conservation_note:
+        parts.append(f"\\paragraph{{Conserved quantities.}} {text_latex(eq.conservation_note)}.")
+    if eq.closed_form:
+        parts += ["\\paragraph{Closed form.} One generic unit at time $t$:", _align(eq.closed_form)]
+    if derivation and m.solver is not None:
+        d = m.closed_form.derivation
+        parts += [f"\\paragraph{{Derivation.}} {text_latex(d.title)}.", d.latex()]
+    return "\n\n".join(parts)

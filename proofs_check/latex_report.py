@@ -1,0 +1,278 @@
+"""The standalone LaTeX report: conventions, per paper its models, claims table and statements, the errata.
+
+Generic over both registries: every model of ``derivations.models`` is placed under the first paper whose
+citation key's author names and year occur in the model's ``reference`` (others go to a final section), and
+every checked claim appears in its paper's table and statements. All displayed formulas are printed from the
+SymPy objects (``derivations.rendering``, ``Derivation.latex``, ``Claim.latex``) through the naming table.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from derivations import models as model_registry
+from derivations.model import Model
+from derivations.naming import text_latex
+from derivations.rendering import render_model
+from proofs_check.claims import Status, statement_latex
+from proofs_check.papers import PAPER_MODULES
+from proofs_check.report import summary_line
+from proofs_check.runner import Record
+
+__all__ = ["CONVENTIONS", "document", "models_by_paper", "paper_title", "write_latex"]
+
+PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
+\usepackage[utf8]{inputenc}
+\usepackage[margin=2cm]{geometry}
+\usepackage{amsmath,amssymb}
+\usepackage{array,longtable,booktabs}
+\allowdisplaybreaks
+\setlength{\parindent}{0pt}
+\setlength{\parskip}{0.4em}
+\setlength{\emergencystretch}{3em}
+\setlength{\tabcolsep}{3pt}
+\newcolumntype{L}[1]{>{\raggedright\arraybackslash}p{#1}}
+"""
+
+CONVENTIONS: tuple[tuple[str, str], ...] = (
+    (
+        "Loss normalisation",
+        "Every model's loss is the population loss L = ½ E[(f(x) − f*(x))²], computed exactly from the input "
+        "moments; gradient flow is θ̇ = −η ∇L with η = 1 unless the model declares layer-wise learning rates. "
+        "Nam et al. eqs 2 and 71 [uncertain] are read with the factor ½ and E x² = 1 (for E x² ≠ 1 rescale time).",
+    ),
+    (
+        "Orientation of matrices",
+        "Nam et al. eq. 4: f(x) = W₂ᵀW₁ᵀx with W₁ of size d×p and W₂ of size p×c (the paper's orientation; the "
+        "authors' code uses the transposes), so the conserved matrix is W₁ᵀW₁ − W₂W₂ᵀ. Xu & Ziyin's full first layer "
+        "carries one row W_k per input direction, with data x = ξ n.",
+    ),
+    (
+        "Name D0 [uncertain]",
+        "D0 = √(S² + Σ0² − S0²) is our name for the square root in γ± = (S ± D0)/(Σ0 + S0); the paper may use another.",
+    ),
+    ("S0 [reconstructed]", "S0 = Z⁻¹ Σ a_i(0) b_i(0) = θ(0), printed 𝒮0 (calligraphic) as in the paper."),
+    ("γ(0) in the proof of Theorem 3", "γ(0) = 1; the printed γ(0) = 0 is a typo (erratum nam2025.appH.gamma0)."),
+    (
+        "Δ0 in Remark 4 [uncertain]",
+        "Read as S0, the only reading under which Remark 4 holds; read as D0 it is refuted (erratum "
+        "nam2025.remark4.delta0).",
+    ),
+    (
+        "Equation numbers [uncertain]",
+        "Nam et al. App. H equations 77–95 are matched to the proof steps by position. For Xu & Ziyin the body "
+        "text is unavailable: formulas are the spec's reconstruction, and equation numbers are quoted only where "
+        "a secondary summary gives them.",
+    ),
+    (
+        "Alignment ζ (Xu & Ziyin) [uncertain]",
+        "ζ is the plain cosine of u and w (the authors' answer to reviewers); the learning-rate weighted "
+        "alignment 2√(η_u η_w) uᵀw/(η_w|u|² + η_u|w|²) equals tanh θ.",
+    ),
+    (
+        "Target of Xu & Ziyin's models",
+        "Taken realizable, E y² = b²/a, so the loss is the excess risk (the flow does not depend on E y²).",
+    ),
+    (
+        "Phase-diagram exponents (Xu & Ziyin §4) [uncertain]",
+        "Exponents of variances, not of standard deviations; in this convention the abc map acts on c_u, c_w as +2ϑ.",
+    ),
+    ("Riccati engine", "For y' = c₂y² + c₁y + c₀: k = √(c₁² − 4c₂c₀), and y₊ is the attracting root."),
+)
+"""Conventions and the resolution of each [uncertain] item of the specs."""
+
+TABLE_HEAD = (
+    r"\begin{longtable}{L{4.8cm}L{4.0cm}L{2.2cm}L{4.6cm}}"
+    "\n"
+    r"\toprule claim & citation & status & method \\ \midrule\endhead"
+    "\n"
+    r"\bottomrule\endfoot"
+)
+
+
+def paper_title(key: str) -> str:
+    """The title of a paper: its module docstring's first line without "Claims of" and the venue, or the key."""
+    module = PAPER_MODULES.get(key)
+    doc = (importlib.import_module(module).__doc__ or "") if module else ""
+    first = doc.strip().splitlines()[0] if doc.strip() else key
+    first = first.removeprefix("Claims of ").rstrip(".")
+    return first.split(" (")[0] or key
+
+
+def _plain(text: str) -> str:
+    """Lower-case ASCII letters and digits of ``text`` (accents dropped), for matching names."""
+    return unicodedata.normalize("NFD", text).encode("ascii", "ignore").decode().lower()
+
+
+def _cites(key: str, reference: str) -> bool:
+    """Whether ``reference`` names the paper ``key`` (e.g. ``xu_ziyin2025``: the words xu, ziyin and 2025)."""
+    match = re.fullmatch(r"([a-z_]+?)(\d{4})", key)
+    if match is None:
+        return False
+    words = [w for w in match.group(1).split("_") if w]
+    text = _plain(reference)
+    return match.group(2) in text and all(re.search(rf"\b{w}\b", text) for w in words)
+
+
+def models_by_paper(papers: Sequence[str], names: Sequence[str] | None = None) -> dict[str, list[str]]:
+    """Registered model names under each paper that their reference cites; uncited models under ``""``."""
+    names = model_registry.names() if names is None else list(names)
+    placed: dict[str, list[str]] = {paper: [] for paper in papers}
+    placed[""] = []
+    for name in names:
+        reference = model_registry.get(name).reference
+        for paper in [p for p in papers if _cites(p, reference)] or [""]:
+            placed[paper].append(name)
+    return placed
+
+
+def _label(model: Model) -> str:
+    return f"model:{model.name}"
+
+
+def _models_section(names: Sequence[str], rendered: set[str]) -> list[str]:
+    """Each model in full the first time, as a cross-reference afterwards."""
+    parts = []
+    for name in names:
+        model = model_registry.get(name)
+        if name in rendered:
+            parts.append(
+                f"\\subsection{{{text_latex(model.title)}}}\nSee Section~\\ref{{{_label(model)}}} "
+                f"(\\texttt{{{text_latex(name)}}})."
+            )
+            continue
+        rendered.add(name)
+        body = render_model(model)
+        heading_end = body.index("\n")
+        parts.append(body[:heading_end] + f"\\label{{{_label(model)}}}" + body[heading_end:])
+    return parts
+
+
+def _breakable_id(claim_id: str) -> str:
+    return text_latex(claim_id).replace(".", r".\allowbreak{}").replace(r"\_", r"\_\allowbreak{}")
+
+
+def claims_table(records: Sequence[Record]) -> str:
+    """A ``longtable`` of the records: claim id, citation, status, method."""
+    rows = [
+        f"\\texttt{{{_breakable_id(r.claim.id)}}} & {text_latex(r.claim.citation.reference)} & "
+        f"{text_latex(r.outcome.status.value)} & {text_latex(r.outcome.method)} \\\\"
+        for r in records
+    ]
+    return "{\\footnotesize\n" + TABLE_HEAD + "\n" + "\n".join(rows) + "\n\\end{longtable}}"
+
+
+def _refutation(record: Record) -> str:
+    outcome = record.outcome
+    if outcome.counterexample:
+        pairs = ", ".join(f"{text_latex(k)} = {text_latex(v)}" for k, v in outcome.counterexample.items())
+        return f"counterexample {pairs}"
+    return text_latex(outcome.detail) or "(no detail recorded)"
+
+
+def errata_section(records: Sequence[Record]) -> str:
+    """The errata: for each, the paper's printed form, its refutation and the corrected form."""
+    errata = [r for r in records if r.outcome.status is Status.ERRATUM]
+    if not errata:
+        return "\\section{Errata}\nNo erratum among the checked claims."
+    items = []
+    for record in errata:
+        outcome = record.outcome
+        items.append(
+            f"\\subsection*{{\\texttt{{{text_latex(record.claim.id)}}}}}\n"
+            f"{text_latex(record.claim.title)} ({text_latex(record.claim.citation.reference)}).\n"
+            "\\begin{description}\n"
+            f"\\item[Printed:] \\texttt{{{text_latex(outcome.printed)}}}\n"
+            f"\\item[Refutation:] {_refutation(record)} (method: {text_latex(outcome.method)}).\n"
+            f"\\item[Corrected:] \\texttt{{{text_latex(outcome.corrected)}}}\n"
+            "\\end{description}\n"
+            f"Statement as registered:\n{statement_latex(record.claim.statement)}"
+        )
+    return "\\section{Errata}\n" + "\n\n".join(items)
+
+
+def conventions_section(model_names: Sequence[str]) -> str:
+    """The conventions, the resolution of each [uncertain] item, and every model's own notes."""
+    items = [f"\\item[{{{text_latex(topic)}.}}] {text_latex(text)}" for topic, text in CONVENTIONS]
+    notes = []
+    for name in model_names:
+        model = model_registry.get(name)
+        if model.notes:
+            notes.append(
+                f"\\item[{{\\texttt{{{text_latex(name)}}}:}}] " + "; ".join(text_latex(n) for n in model.notes)
+            )
+    return (
+        "\\section{Conventions}\n\\begin{description}\n"
+        + "\n".join(items)
+        + "\n\\end{description}\nModel notes:\n\\begin{description}\n"
+        + "\n".join(notes)
+        + "\n\\end{description}"
+    )
+
+
+def _checker(record: Record) -> str:
+    """The family of checker behind a verdict, from its method string."""
+    method = record.outcome.method
+    if "z3" in method:
+        return "z3 (nonlinear real arithmetic)"
+    if record.outcome.status is Status.NUMERIC:
+        return "numerical (high precision or sampling)"
+    if record.outcome.status in (Status.PROVED, Status.ERRATUM):
+        return "SymPy (exact)"
+    return "none (refuted or error)"
+
+
+def checkers_section(records: Sequence[Record]) -> str:
+    """Which checker decided which claims."""
+    groups: dict[str, list[str]] = {}
+    for record in records:
+        groups.setdefault(_checker(record), []).append(record.claim.id)
+    items = [
+        f"\\item[{{{text_latex(name)} ({len(ids)}):}}] " + ", ".join(f"\\texttt{{{_breakable_id(i)}}}" for i in ids)
+        for name, ids in groups.items()
+    ]
+    # ragged right: lists of long typewriter ids cannot be stretched to a justified line
+    return (
+        "\\section{Checkers}\n{\\raggedright\n\\begin{description}\n" + "\n".join(items) + "\n\\end{description}\\par}"
+    )
+
+
+def _paper_section(paper: str, records: Sequence[Record], model_names: Sequence[str], rendered: set[str]) -> str:
+    parts = [f"\\section{{{text_latex(paper_title(paper))}}}", f"Claims registered as \\texttt{{{text_latex(paper)}}}."]
+    if model_names:
+        parts += _models_section(model_names, rendered)
+    parts += [f"\\subsection{{Claims of \\texttt{{{text_latex(paper)}}}}}", claims_table(records)]
+    parts += ["\\subsection{Statements}", *(r.claim.latex() for r in records)]
+    return "\n\n".join(parts)
+
+
+def document(records: Sequence[Record], model_names: Sequence[str] | None = None, include_uncited: bool = True) -> str:
+    """The standalone document for the checked ``records`` and the models ``model_names`` (default: all); models
+    that cite none of the records' papers get a final section only if ``include_uncited``."""
+    names = model_registry.names() if model_names is None else list(model_names)
+    papers = list(dict.fromkeys(r.claim.citation.paper for r in records))
+    placed = models_by_paper(papers, names)
+    rendered: set[str] = set()
+    body = [
+        "\\title{Derivations and checked claims of layerwise-linear gradient flows}\n\\date{}\n\\maketitle",
+        "Generated by \\texttt{python -m proofs\\_check}. Every displayed formula is printed from the SymPy "
+        "object that the checks use. " + text_latex(summary_line(records)) + ".",
+        "\\tableofcontents",
+        conventions_section(names),
+    ]
+    for paper in papers:
+        paper_records = [r for r in records if r.claim.citation.paper == paper]
+        body.append(_paper_section(paper, paper_records, placed[paper], rendered))
+    if placed[""] and include_uncited:
+        body.append("\\section{Other models}\n\n" + "\n\n".join(_models_section(placed[""], rendered)))
+    body += [errata_section(records), checkers_section(records)]
+    return PREAMBLE + "\\begin{document}\n" + "\n\n".join(body) + "\n\\end{document}\n"
+
+
+def write_latex(records: Sequence[Record], path: str) -> None:
+    """Write :func:`document` of ``records`` to ``path``."""
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(document(records))
