@@ -95,9 +95,10 @@ BASE_NAMES: dict[str, str] = {
     "pi": r"\pi",
     "nu": r"\nu",
     "chi": r"\chi",
-    # matrix entries (linear_network): W1_k_j is (W_1)_{kj}, Sxx_kl is (Σ_xx)_{kl}
+    "ell": r"\ell",
+    # matrix entries (linear_network): W1_k_j is (W_1)_{kj}, W2T_m_j is (W_2^T)_{mj}, Sxx_kl is (Σ_xx)_{kl}
     "W1": r"(W_1)",
-    "W2": r"(W_2)",
+    "W2T": r"(W_2^{\top})",
     "Sxx": r"(\Sigma_{xx})",
     "Sxy": r"(\Sigma_{xy})",
     "Syy": r"(\Sigma_{yy})",

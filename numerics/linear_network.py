@@ -40,19 +40,19 @@ def _oriented(W1: np.ndarray, W2: np.ndarray, orientation: str) -> tuple[np.ndar
 
 def weights_to_init(W1: np.ndarray, W2: np.ndarray, orientation: str = "paper") -> dict[str, np.ndarray]:
     """The ``init`` of ``linear_network`` for weights ``W1``, ``W2`` (batch axes first): row ``k`` of ``W1``
-    is the state ``W1_k`` over the units, column ``m`` of ``W2`` the state ``W2_m``."""
+    is the state ``W1_k`` over the units, column ``m`` of ``W2`` (row ``m`` of its transpose) the state ``W2T_m``."""
     W1, W2 = _oriented(W1, W2, orientation)
     init = {f"W1_{k + 1}": W1[..., k, :] for k in range(W1.shape[-2])}
-    init.update({f"W2_{m + 1}": W2[..., :, m] for m in range(W2.shape[-1])})
+    init.update({f"W2T_{m + 1}": W2[..., :, m] for m in range(W2.shape[-1])})
     return init
 
 
 def init_to_weights(state: Mapping[str, np.ndarray], orientation: str = "paper") -> tuple[np.ndarray, np.ndarray]:
     """The weight matrices from per-unit states (an ``init`` or a ``trajectory`` result, units on the last axis)."""
     rows1 = sorted((k for k in state if k.startswith("W1_")), key=lambda k: int(k[3:]))
-    rows2 = sorted((k for k in state if k.startswith("W2_")), key=lambda k: int(k[3:]))
+    rows2 = sorted((k for k in state if k.startswith("W2T_")), key=lambda k: int(k[4:]))
     if not rows1 or not rows2:
-        raise ValueError("state must hold the linear_network states W1_1 … W1_d and W2_1 … W2_c")
+        raise ValueError("state must hold the linear_network states W1_1 … W1_d and W2T_1 … W2T_c")
     W1 = np.stack([np.asarray(state[k]) for k in rows1], axis=-2)
     W2 = np.stack([np.asarray(state[k]) for k in rows2], axis=-1)
     if orientation not in ORIENTATIONS:

@@ -5,13 +5,13 @@ Nam et al. 2025, eq 4 and App. C.3 (spec models-nam2025.md §1). Paper orientati
 with the transposed matrices, a presentation choice only (``weights`` takes ``orientation="code"``).
 
 Units are the ``p`` hidden neurons: unit ``j`` carries column ``j`` of :math:`W_1` (states ``W1_1 … W1_d``,
-so the instance symbol ``W1_k_j`` is :math:`(W_1)_{kj}`) and row ``j`` of :math:`W_2` (states ``W2_1 …
-W2_c``, instance symbol ``W2_m_j`` is :math:`(W_2)_{jm}`). The input :math:`x \in \mathbb R^d` and the target
-:math:`y \in \mathbb R^c` are random vectors with moments :math:`\Sigma_{xx}` (symmetric, parameters
-``Sxx_kl``, ``k <= l``), :math:`\Sigma_{xy}` (``Sxy_km``) and :math:`\Sigma_{yy}` (``Syy_mn``, ``m <= n``);
-the loss is :math:`\tfrac12\mathbb E\|y - f(x)\|^2`. The units interact only through the product
-:math:`P = W_1W_2` (the sums ``P_k_m``), so one unit field serves every width ``p``.
-``linear_network(d, c)`` builds the model; the registry holds ``d = 3``, ``c = 2``.
+so the instance symbol ``W1_k_j`` is :math:`(W_1)_{kj}`) and row ``j`` of :math:`W_2`, i.e. column ``j`` of
+:math:`W_2^\top` (states ``W2T_1 … W2T_c``, instance symbol ``W2T_m_j`` is :math:`(W_2^\top)_{mj}`).
+The input :math:`x \in \mathbb R^d` and the target :math:`y \in \mathbb R^c` are random vectors with
+moments :math:`\Sigma_{xx}` (symmetric, parameters ``Sxx_kl``, ``k <= l``), :math:`\Sigma_{xy}` (``Sxy_km``)
+and :math:`\Sigma_{yy}` (``Syy_mn``, ``m <= n``); the loss is :math:`\tfrac12\mathbb E\|y - f(x)\|^2`.
+The units interact only through the product :math:`P = W_1W_2` (the sums ``P_k_m``), so one unit field
+serves every width ``p``. ``linear_network(d, c)`` builds the model; the registry holds ``d = 3``, ``c = 2``.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
         if not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
     rows1 = tuple(f"W1_{k + 1}" for k in range(d))
-    rows2 = tuple(f"W2_{m + 1}" for m in range(c))
+    rows2 = tuple(f"W2T_{m + 1}" for m in range(c))
     sxx = sorted({_pair("Sxx", k, j, True) for k in range(d) for j in range(d)})
     sxy = [_pair("Sxy", k, m, False) for k in range(d) for m in range(c)]
     syy = sorted({_pair("Syy", m, n, True) for m in range(c) for n in range(c)})
@@ -99,7 +99,7 @@ def weights(instance: Instance, orientation: str = "paper") -> tuple[sp.Matrix, 
         raise ValueError(f"orientation must be 'paper' or 'code', got {orientation!r}")
     names = instance.model.state_names
     rows1 = [n for n in names if n.startswith("W1_")]
-    rows2 = [n for n in names if n.startswith("W2_")]
+    rows2 = [n for n in names if n.startswith("W2T_")]
     W1 = sp.Matrix([list(instance.state[n]) for n in rows1])
     W2 = sp.Matrix([list(instance.state[n]) for n in rows2]).T
     return (W1, W2) if orientation == "paper" else (W1.T, W2.T)

@@ -8,7 +8,6 @@ the closed form of ``layerwise_lr_linear`` is pulled back from ``two_layer_scala
 
 from __future__ import annotations
 
-import mpmath
 import numpy as np
 import sympy as sp
 
@@ -17,7 +16,7 @@ from derivations.models.layerwise_lr_linear import phi_riccati, to_two_layer_sca
 from derivations.models.layerwise_lr_matrix import layerwise_lr_matrix
 from derivations.models.uv_model import to_layerwise_lr_linear
 from numerics import trajectory
-from proofs_check.checkers import all_of, closed_form_vs_ode, derivation_steps, identities, sampled
+from proofs_check.checkers import all_of, closed_form_vs_ode, derivation_steps, identities
 from proofs_check.claims import Citation, Claim, Outcome, register
 from proofs_check.papers import xu_ziyin2025_phase, xu_ziyin2025_power
 
@@ -196,26 +195,25 @@ claim(
 )
 
 
-def _tanh_form(q_: dict) -> bool:
-    bb, lam, phi0, t = q_["B"], q_["lam"], q_["phi0"], q_["t"]
-    ap, am = bb + mpmath.sqrt(bb**2 + 1), bb - mpmath.sqrt(bb**2 + 1)
-    c = (phi0 - ap) / (phi0 - am)
-    exact = (ap - am * c * mpmath.exp(-lam * t)) / (1 - c * mpmath.exp(-lam * t))
-    arg = (phi0 - bb) / mpmath.sqrt(1 + bb**2)
-    core = mpmath.tanh if abs(arg) < 1 else mpmath.coth
-    inverse = mpmath.atanh(arg) if abs(arg) < 1 else mpmath.acoth(arg)
-    other = bb + mpmath.sqrt(1 + bb**2) * core(lam * t / 2 + inverse)
-    return abs(other - exact) <= mpmath.mpf(10) ** -25 * abs(exact)
-
-
-def _tanh_point(i: int) -> dict:
-    rng = np.random.default_rng(400 + i)
-    return {
-        "B": mpmath.mpf(rng.normal()),
-        "lam": mpmath.mpf(rng.uniform(0.1, 3)),
-        "phi0": mpmath.mpf(np.exp(rng.normal())),
-        "t": mpmath.mpf(rng.uniform(0, 4)),
-    }
+def _tanh_form_residuals() -> tuple[list[sp.Expr], tuple[sp.Expr, ...]]:
+    """Residuals and relations: with E = e^{-lam t}, s = sqrt(1 + B^2), r = (phi0 - B)/s, tanh(lam t/2) =
+    (1 - E)/(1 + E), tanh(artanh r) = r (|r| < 1) or coth(acoth r) = r (|r| > 1), and both addition formulas give
+    B + s (T + r)/(1 + T r), T = tanh(lam t/2), which is the closed form (alpha_+ - alpha_- C E)/(1 - C E),
+    alpha_pm = B +- s (claims sec2.roots and sec2.closed_form)."""
+    phi0, lam, t, E, s, x, y, r = sp.symbols("varphi_0 lambda t E s x y r", real=True)
+    alpha_p, alpha_m = B + s, B - s
+    C = (phi0 - alpha_p) / (phi0 - alpha_m)
+    T, ratio = (1 - E) / (1 + E), (phi0 - B) / s
+    tx, cx = sp.Symbol("T_x"), sp.Symbol("C_x")
+    return [
+        (alpha_p - alpha_m * C * E) / (1 - C * E) - (B + s * (T + ratio) / (1 + T * ratio)),
+        (sp.tanh(lam * t / 2) - (1 - sp.exp(-lam * t)) / (1 + sp.exp(-lam * t))).rewrite(sp.exp),
+        (sp.tanh(x + y) - (sp.tanh(x) + sp.tanh(y)) / (1 + sp.tanh(x) * sp.tanh(y))).rewrite(sp.exp),
+        (sp.coth(x + y) - (1 + sp.coth(x) * sp.coth(y)) / (sp.coth(x) + sp.coth(y))).rewrite(sp.exp),
+        (1 + r * cx) / (cx + r) - (tx + r) / (1 + r * tx),
+        sp.tanh(sp.atanh(r)) - r,
+        sp.coth(sp.acoth(r)) - r,
+    ], (s**2 - (1 + B**2), tx * cx - 1)
 
 
 claim(
@@ -224,7 +222,7 @@ claim(
     "",
     "Equivalently φ = B + √(1+B²) tanh(λt/2 + artanh((φ₀ − B)/√(1+B²))) (coth above α₊)",
     "phi = B + sqrt(1+B^2) tanh(lam t/2 + artanh((phi0 - B)/sqrt(1+B^2)))",
-    sampled(_tanh_form, _tanh_point, 200),
+    identities(*_tanh_form_residuals()),
 )
 
 # ---------------------------------------------------------------- §2.3–2.4: weights, output, NTK, alignment

@@ -27,8 +27,8 @@ RNG = np.random.default_rng(42)
 def test_state_matrix_round_trip_in_both_orientations() -> None:
     W1, W2 = RNG.normal(size=(4, 3, 2)), RNG.normal(size=(4, 2, 5))
     init = weights_to_init(W1, W2)
-    assert set(init) == {"W1_1", "W1_2", "W1_3", "W2_1", "W2_2", "W2_3", "W2_4", "W2_5"}
-    assert init["W1_2"].shape == (4, 2) and np.array_equal(init["W2_3"], W2[:, :, 2])
+    assert set(init) == {"W1_1", "W1_2", "W1_3", "W2T_1", "W2T_2", "W2T_3", "W2T_4", "W2T_5"}
+    assert init["W1_2"].shape == (4, 2) and np.array_equal(init["W2T_3"], W2[:, :, 2])
     back = init_to_weights(init)
     assert np.array_equal(back[0], W1) and np.array_equal(back[1], W2)
     code = weights_to_init(np.swapaxes(W1, -1, -2), np.swapaxes(W2, -1, -2), orientation="code")
