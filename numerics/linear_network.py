@@ -17,6 +17,7 @@ __all__ = [
     "aligned_weights",
     "init_to_weights",
     "kernel_distance",
+    "lambda_balanced_singular_values",
     "lambda_balanced_weights",
     "matrix_gradient_descent",
     "moment_params",
@@ -102,19 +103,25 @@ def aligned_weights(
     return np.asarray(U) @ diag_a @ R, np.swapaxes(R, -1, -2) @ diag_b @ np.swapaxes(np.asarray(V), -1, -2)
 
 
-def lambda_balanced_weights(
-    rho: np.ndarray, lam: np.ndarray, U: np.ndarray, V: np.ndarray, R: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    r"""Weights with :math:`W_2W_2^\top - W_1^\top W_1 = \lambda I` and product singular values ``rho`` (> 0):
-    the singular values :math:`s_{2/1} = \sqrt{(\sqrt{\lambda^2 + 4\rho^2} \pm \lambda)/2}` (spec §4, as in the
-    authors' ``get_lambda_balanced``) in the frames ``U``, ``V``, ``R`` (task-aligned if they are the SVD
-    frames of :math:`\Sigma_{xy}`). ``lam`` broadcasts against ``rho``'s batch axes."""
+def lambda_balanced_singular_values(rho: np.ndarray, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""The mode singular values :math:`s_{1/2} = \sqrt{(\sqrt{\lambda^2 + 4\rho^2} \mp \lambda)/2}` with
+    :math:`s_1s_2 = \rho` (> 0) and :math:`s_2^2 - s_1^2 = \lambda` (spec §4, as in the authors'
+    ``get_lambda_balanced``); ``lam`` broadcasts against ``rho``'s batch axes (the last axis is the modes)."""
     rho = np.asarray(rho, dtype=float)
     if np.any(rho <= 0):
         raise ValueError("rho must be > 0 (admissible range: (0, inf))")
     lam = np.asarray(lam, dtype=float)[..., None]
     K = np.sqrt(lam**2 + 4 * rho**2)
-    return aligned_weights(U, V, R, np.sqrt((K - lam) / 2), np.sqrt((K + lam) / 2))
+    return np.sqrt((K - lam) / 2), np.sqrt((K + lam) / 2)
+
+
+def lambda_balanced_weights(
+    rho: np.ndarray, lam: np.ndarray, U: np.ndarray, V: np.ndarray, R: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Weights with :math:`W_2W_2^\top - W_1^\top W_1 = \lambda I` and product singular values ``rho``: the
+    singular values of :func:`lambda_balanced_singular_values` in the frames ``U``, ``V``, ``R`` (task-aligned if
+    they are the SVD frames of :math:`\Sigma_{xy}`)."""
+    return aligned_weights(U, V, R, *lambda_balanced_singular_values(rho, lam))
 
 
 def ntk_gram(W1: np.ndarray, W2: np.ndarray, X: np.ndarray, orientation: str = "paper") -> np.ndarray:

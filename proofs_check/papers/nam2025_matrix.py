@@ -203,21 +203,30 @@ def _lazy_rich() -> Outcome:
         lazy = max(values[i, j] / values[zero, j] for i in extremes for j in range(len(scales)))
         if lazy > 1 / 30:
             failures.append(f"{name}: distance at |lambda| = 9 is {lazy:.2g} of that at lambda = 0")
-    decreasing = bool(np.all(np.diff(data.closed_form, axis=1) < 0))
-    if not decreasing:
+    if not np.all(np.diff(data.closed_form, axis=1) < 0):
         failures.append("closed form: distance not decreasing in the weight-to-target ratio")
-    rich_gap = data.gd[zero, 2:] / data.closed_form[zero, 2:]
-    if np.any(rich_gap < 100):
-        failures.append(f"lambda = 0, ratio >= 8: GD / closed form = {rich_gap.min():.3g}, expected > 100")
+    # absolute: the distance 1 - cos carries float64 round-off of ~1e-16 whatever its size
+    asymmetry = np.max(np.abs(data.closed_form - data.closed_form[::-1]))
+    if asymmetry > 1e-14:
+        failures.append(f"closed form not symmetric in lambda (difference {asymmetry:.2g})")
+    step = data.aligned_gd[zero] / data.closed_form[zero]
+    frames = data.gd[zero, 2:] / data.closed_form[zero, 2:]
+    if np.any(np.abs(step - 1) > 0.01) or np.any(frames < 1.3):
+        failures.append(
+            f"lambda = 0: aligned GD / closed form {np.round(step, 4).tolist()} (expected within 1%), "
+            f"random-frame GD / closed form at ratio >= 8 {np.round(frames, 3).tolist()} (expected >= 1.3)"
+        )
     if failures:
         return Outcome.refuted("lazy/rich map (7 x 5 grid)", {}, "; ".join(failures))
+    gap, discretization = data.gd / data.closed_form, data.aligned_gd / data.closed_form
     detail = (
-        f"lazy: |lambda| = 9 lowers the final kernel distance at least 30x (GD and closed form, every ratio); "
-        f"the aligned closed form's distance falls with the weight-to-target ratio ({data.ratio[0]:.2f} to "
-        f"{data.ratio[-1]:.1f}); they differ at lambda = 0 and ratio >= 8, GD/closed form = {rich_gap.min():.3g} to "
-        f"{rich_gap.max():.3g}: from random frames GD must rotate the hidden representation into the task's frames, "
-        "which changes the kernel's shape, while on the aligned set only singular values move and a common rescaling "
-        "leaves the kernel distance (a cosine) unchanged"
+        f"lazy: |lambda| = 9 lowers the final kernel distance at least 30x (GD and closed form, every ratio "
+        f"{data.ratio[0]:.2f} to {data.ratio[-1]:.1f}); the closed form's distance falls with the ratio and is "
+        f"symmetric in lambda; GD from random frames / closed form ranges over {gap.min():.2f} to {gap.max():.2f}. "
+        f"At lambda = 0 and ratio >= 8 it is {frames.min():.2f} to {frames.max():.2f} while GD from the aligned start "
+        f"matches the closed form within {np.max(np.abs(step - 1)):.1%}: there the gap is the rotation into the "
+        f"task's frames. Elsewhere GD's finite step alone moves the aligned distance by a factor "
+        f"{discretization.min():.2f} to {discretization.max():.2f} (tiny distances at large |lambda| and ratio)"
     )
     return Outcome.numeric("GD on the full matrices (4000 steps, lr 0.01) and the aligned closed form", detail)
 
@@ -316,8 +325,8 @@ def claims() -> list[Claim]:
             "fig6a.lazy_rich_map",
             "§6, Fig. 6a (spec §8)",
             "",
-            "Lazy/rich map: the final kernel distance falls as |λ| grows (GD and aligned closed form); GD from "
-            "random frames departs from the aligned closed form in the rich corner",
+            "Lazy/rich map: the final kernel distance falls as |λ| grows (GD and aligned closed form); random "
+            "frames about double it at λ ≈ 0 and large weight-to-target ratio",
             "kernel distance(lambda, ratio)",
             _lazy_rich,
             ("d = p = c = 2, N = 10 whitened random regression, lambda-balanced init with rho0 = 1, time 40",),

@@ -6,6 +6,13 @@ import numpy as np
 import pytest
 
 from numerics.lazy_rich import lazy_rich_map, whitened_regression
+from numerics.linear_network import (
+    aligned_weights,
+    kernel_distance,
+    lambda_balanced_singular_values,
+    matrix_gradient_descent,
+    ntk_gram,
+)
 
 
 def test_whitened_regression_is_whitened() -> None:
@@ -19,15 +26,21 @@ def test_whitened_regression_is_whitened() -> None:
 def test_map_shapes_and_lazy_limit() -> None:
     lambdas, scales = np.array([-8.0, 0.0, 8.0]), np.array([1.0, 10.0])
     data = lazy_rich_map(lambdas, scales)
-    assert data.gd.shape == data.closed_form.shape == (3, 2)
+    assert data.gd.shape == data.closed_form.shape == data.aligned_gd.shape == (3, 2)
     assert np.all(data.gd >= -1e-15) and np.all(data.closed_form >= -1e-15)
     for values in (data.gd, data.closed_form):
         assert np.all(values[[0, 2]] < values[1] / 30)
     assert np.all(np.diff(data.ratio) > 0)
 
 
-def test_gd_and_closed_form_agree_at_the_start_of_training() -> None:
-    """At time ~0 neither kernel has moved: both distances vanish."""
+def test_both_distances_vanish_at_time_zero() -> None:
+    """At t = 0 neither kernel has moved: the closed form starts from the aligned start's own singular values."""
+    data = lazy_rich_map(np.array([-4.0, 0.0, 3.0]), np.array([1.0, 2.0]), time=0.0)
+    assert np.all(np.abs(data.gd) < 1e-14) and np.all(np.abs(data.closed_form) < 1e-14)
+
+
+def test_gd_and_closed_form_agree_early_in_training() -> None:
+    """After a short time both kernels have moved only a little."""
     data = lazy_rich_map(np.array([0.0, 3.0]), np.array([2.0]), time=0.01, lr=0.01)
     assert np.all(np.abs(data.gd) < 1e-3) and np.all(np.abs(data.closed_form) < 1e-3)
 
@@ -35,3 +48,18 @@ def test_gd_and_closed_form_agree_at_the_start_of_training() -> None:
 def test_bad_grid_is_rejected() -> None:
     with pytest.raises(ValueError, match="scales > 0"):
         lazy_rich_map(np.array([0.0]), np.array([0.0]))
+
+
+def test_closed_form_map_is_gd_on_the_aligned_start_as_lr_goes_to_zero() -> None:
+    """The closed-form entry against GD on the full matrices from the same aligned λ-balanced start."""
+    lambdas, scales, time = np.array([-1.5, 0.5]), np.array([1.0, 3.0]), 2.0
+    data = lazy_rich_map(lambdas, scales, time=time)
+    X, Y = whitened_regression()
+    Sxy = X @ Y.T / X.shape[1]
+    U, _, Vt = np.linalg.svd(Sxy)
+    for i, lam in enumerate(lambdas):
+        for j, scale in enumerate(scales):
+            start = aligned_weights(U, Vt.T, np.eye(2), *lambda_balanced_singular_values(np.ones(2), lam))
+            end = matrix_gradient_descent(*start, np.eye(2), Sxy / scale, 1e-4, round(time / 1e-4))
+            gd = kernel_distance(ntk_gram(*start, X), ntk_gram(*end, X))
+            assert abs(data.closed_form[i, j] - gd) <= 1e-3 * gd
