@@ -10,7 +10,7 @@ import numpy as np
 
 from derivations.model import Model
 
-__all__ = ["Inputs", "validate"]
+__all__ = ["Inputs", "finite_array", "validate"]
 
 METHODS = ("closed_form", "mpmath", "scipy", "gd")
 
@@ -34,22 +34,26 @@ class Inputs:
         return next(iter(self.state.values())).shape[0]
 
 
-def _finite_array(name: str, value: object, exact: bool = False) -> np.ndarray:
-    """``value`` as a float array, or (``exact``, for the mpmath backends) as an object array of ``mpf``
-    when it holds ``mpmath.mpf`` numbers, whose digits beyond float64 are kept."""
+def finite_array(name: str, value: object, ndim: int | None = None, exact: bool = False) -> np.ndarray:
+    """``value`` as a new float array (of ``ndim`` dimensions if given) with finite entries, or (``exact``, for
+    the mpmath backends) as an object array of ``mpf`` when it holds ``mpmath.mpf`` numbers, whose digits beyond
+    float64 are kept; ``ValueError`` naming ``name`` otherwise."""
     raw = np.asarray(value, dtype=object)
     if exact and any(isinstance(v, mpmath.mpf) for v in raw.ravel()):
         if not all(isinstance(v, (mpmath.mpf, int, float)) and mpmath.isfinite(v) for v in raw.ravel()):
             raise ValueError(f"{name} must be finite real numbers (no NaN or inf)")
         # mpf(x) would round an mpf to the working precision: keep mpf entries as they are
         exact_values = [v if isinstance(v, mpmath.mpf) else mpmath.mpf(v) for v in raw.ravel()]
-        return np.array(exact_values, dtype=object).reshape(raw.shape)
-    try:
-        array = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be real numbers, got {value!r}") from exc
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
+        array = np.array(exact_values, dtype=object).reshape(raw.shape)
+    else:
+        try:
+            array = np.array(value, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{name} must be real numbers, got {value!r}") from exc
+        if not np.all(np.isfinite(array)):
+            raise ValueError(f"{name} must be finite (no NaN or inf)")
+    if ndim is not None and array.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {array.shape}")
     return array
 
 
@@ -72,7 +76,7 @@ def validate(
     ``params`` keep their precision (object arrays)."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    times = _finite_array("t", t)
+    times = finite_array("t", t)
     if times.ndim > 1:
         raise ValueError(f"t must be a scalar or a 1-D array, got shape {times.shape}")
     times = np.atleast_1d(times)
@@ -80,7 +84,7 @@ def validate(
         raise ValueError("t must be >= 0 (admissible range: [0, inf))")
     _check_keys("init", init, model.state_names)
     _check_keys("params", params, (*model.unit_param_names, *model.shared_param_names))
-    state = {name: _finite_array(f"init[{name!r}]", init[name], exact) for name in model.state_names}
+    state = {name: finite_array(f"init[{name!r}]", init[name], exact=exact) for name in model.state_names}
     shapes = {a.shape for a in state.values()}
     if len(shapes) != 1:
         raise ValueError(f"init arrays must have one shape, got {dict((k, v.shape) for k, v in state.items())}")
@@ -92,7 +96,7 @@ def validate(
     batch, width = next(iter(state.values())).shape
     unit_params = {}
     for name in model.unit_param_names:
-        value = _finite_array(f"params[{name!r}]", params[name], exact)
+        value = finite_array(f"params[{name!r}]", params[name], exact=exact)
         if value.ndim == 0:
             value = np.full(width, value.item(), dtype=value.dtype)
         if value.shape not in ((width,), (batch, width)):
@@ -101,7 +105,7 @@ def validate(
         unit_params[name] = np.broadcast_to(value, (batch, width)).copy()
     shared = {}
     for name in model.shared_param_names:
-        value = _finite_array(f"params[{name!r}]", params[name], exact)
+        value = finite_array(f"params[{name!r}]", params[name], exact=exact)
         if value.ndim != 0:
             raise ValueError(f"params[{name!r}] must be a scalar, got shape {value.shape}")
         _check_domain(f"params[{name!r}]", value, model.domains.get(name, "real"))

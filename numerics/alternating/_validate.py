@@ -4,18 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..validation import finite_array
 
-def finite_array(name: str, value: object, ndim: int | None = None) -> np.ndarray:
-    """``value`` as a float array of ``ndim`` dimensions with finite entries."""
-    try:
-        array = np.array(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be an array of real numbers, got {value!r}") from exc
-    if ndim is not None and array.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {array.shape}")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    return array
+__all__ = ["finite_array", "init_scale", "neuron_norms", "positive"]
 
 
 def init_scale(alpha: float) -> float:
