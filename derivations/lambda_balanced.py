@@ -69,6 +69,7 @@ def transition_function(S: sp.Expr, rho0: sp.Expr, ell: sp.Expr, t: sp.Expr) -> 
     return (mode_rho(S, rho0, ell, t) - rho0) / (S - rho0)
 
 
+@cache  # one derivation per target, shared by the closed form, mode_rho and the limits
 def _w_riccati(S: sp.Expr) -> RiccatiSolution:
     sym = SYMBOLS
     return riccati_solution(

@@ -10,13 +10,16 @@ import sympy as sp
 from derivations.derivation import Derivation
 from derivations.proof import prove_zero
 from numerics import trajectory
+from numerics.aligned import aligned_case, full_flow_error, gd_errors
 from proofs_check.claims import Outcome
 
 __all__ = [
+    "aligned_full_flow",
     "all_of",
     "closed_form_vs_ode",
     "derivation_steps",
     "erratum",
+    "free_algebra_zero",
     "identities",
     "sampled",
 ]
@@ -147,5 +150,41 @@ def closed_form_vs_ode(
         if worst > tolerance:
             return Outcome.refuted(method, {"relative error": mpmath.nstr(worst, 5)})
         return Outcome.numeric(method, f"max relative error {mpmath.nstr(worst, 3)}")
+
+    return check
+
+
+def free_algebra_zero(residuals: Callable[[], Mapping[str, sp.Basic]], what: str) -> Callable[[], Outcome]:
+    """Proved iff every residual (matrix calculus, expanded in the free algebra) is exactly zero; a zero matrix
+    counts (``ZeroMatrix == 0`` is False in SymPy)."""
+
+    def check() -> Outcome:
+        nonzero = {k: str(v) for k, v in residuals().items() if not (v == 0 or isinstance(v, sp.ZeroMatrix))}
+        if nonzero:
+            return Outcome.refuted("matrix calculus + free-algebra expansion", {}, f"non-zero residuals {nonzero}")
+        return Outcome.proved("matrix calculus + free-algebra expansion (general sizes d, p, c)", what)
+
+    return check
+
+
+def aligned_full_flow(
+    model: str, cases: Sequence[tuple[int, float]], times: Sequence[float] = (0.8, 3.0), tolerance: float = 1e-25
+) -> Callable[[], Outcome]:
+    """Closed-form modes of ``model`` against 30-digit integration of the full matrices (d = 3, p = c = 2) from
+    aligned starts ``(seed, lambda)``, and GD on the full matrices from the last one: numerically supported if the
+    relative error is below ``tolerance`` and the GD error halves (ratio 1.8-2.2) with each halving of lr."""
+
+    def check() -> Outcome:
+        errors = {
+            lam: full_flow_error(aligned_case(lam=lam, seed=seed), list(times), model=model) for seed, lam in cases
+        }
+        seed, lam = cases[-1]
+        gd = gd_errors(aligned_case(lam=lam, seed=seed), [0.02, 0.01, 0.005], times[-1], model=model)
+        ratios = [gd[i] / gd[i + 1] for i in range(len(gd) - 1)]
+        detail = "; ".join(f"lambda = {lam}: {mpmath.nstr(e, 3)}" for lam, e in errors.items())
+        detail += f"; GD errors {[round(e, 8) for e in gd]}, ratios {[round(r, 3) for r in ratios]}"
+        if max(errors.values()) > tolerance or not all(1.8 < r < 2.2 for r in ratios):
+            return Outcome.refuted("full matrix flow (mpmath.odefun, 30 digits) and GD", {}, detail)
+        return Outcome.numeric("full matrix flow (d = 3, p = c = 2, mpmath.odefun 30 digits) and GD as lr -> 0", detail)
 
     return check

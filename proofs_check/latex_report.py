@@ -22,7 +22,7 @@ from proofs_check.papers import PAPER_MODULES
 from proofs_check.report import summary_line
 from proofs_check.runner import Record
 
-__all__ = ["CONVENTIONS", "document", "models_by_paper", "paper_title", "write_latex"]
+__all__ = ["CONVENTIONS", "document", "models_by_paper", "paper_title"]
 
 PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 \usepackage[utf8]{inputenc}
@@ -270,9 +270,3 @@ def document(records: Sequence[Record], model_names: Sequence[str] | None = None
         body.append("\\section{Other models}\n\n" + "\n\n".join(_models_section(placed[""], rendered)))
     body += [errata_section(records), checkers_section(records)]
     return PREAMBLE + "\\begin{document}\n" + "\n\n".join(body) + "\n\\end{document}\n"
-
-
-def write_latex(records: Sequence[Record], path: str) -> None:
-    """Write :func:`document` of ``records`` to ``path``."""
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(document(records))

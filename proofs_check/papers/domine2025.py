@@ -6,7 +6,6 @@ spec's reading, marked [uncertain form] in every claim that uses it.
 
 from __future__ import annotations
 
-import mpmath
 import numpy as np
 import sympy as sp
 
@@ -14,8 +13,14 @@ from derivations import models
 from derivations.lambda_balanced import SYMBOLS as L
 from derivations.lambda_balanced import lambda_limits, transition_function
 from derivations.matrix_flow import conserved_matrix_derivative
-from numerics.aligned import aligned_case, full_flow_error, gd_errors
-from proofs_check.checkers import all_of, closed_form_vs_ode, derivation_steps, identities
+from proofs_check.checkers import (
+    aligned_full_flow,
+    all_of,
+    closed_form_vs_ode,
+    derivation_steps,
+    free_algebra_zero,
+    identities,
+)
 from proofs_check.claims import Citation, Claim, Outcome, register
 
 PAPER = "domine2025"
@@ -27,13 +32,6 @@ DERIVATION = BALANCED.closed_form.derivation
 def claim(cid: str, where: str, equation: str, title: str, statement: object, check, assumptions=()) -> None:
     reference = f"Dominé et al. 2025 (via Nam et al. 2025, {where})"
     register(Claim(f"{PAPER}.{cid}", Citation(PAPER, reference, where, equation), statement, check, assumptions, title))
-
-
-def _conserved() -> Outcome:
-    residual = conserved_matrix_derivative()
-    if residual == 0 or isinstance(residual, sp.ZeroMatrix):
-        return Outcome.proved("matrix calculus + free-algebra expansion (general sizes)", "W2 W2^T - W1^T W1 = const")
-    return Outcome.refuted("matrix calculus", {}, f"d/dt residual {residual}")
 
 
 def _transition_residuals() -> list[sp.Expr]:
@@ -76,20 +74,6 @@ def _two_derivations() -> list[sp.Expr]:
     return out
 
 
-def _full_flow() -> Outcome:
-    errors, details = [], []
-    for seed, lam in ((21, 1.3), (22, -0.8)):
-        case = aligned_case(lam=lam, seed=seed)
-        errors.append(full_flow_error(case, [0.8, 3.0]))
-        details.append(f"lambda = {lam}: {mpmath.nstr(errors[-1], 3)}")
-    gd = gd_errors(aligned_case(lam=-0.8, seed=22), [0.02, 0.01, 0.005], 3.0)
-    ratios = [gd[i] / gd[i + 1] for i in range(2)]
-    detail = "; ".join(details) + f"; GD errors {np.round(gd, 8).tolist()}, ratios {np.round(ratios, 3).tolist()}"
-    if max(errors) > 1e-25 or not all(1.8 < r < 2.2 for r in ratios):
-        return Outcome.refuted("full matrix flow (mpmath.odefun, 30 digits) and GD", {}, detail)
-    return Outcome.numeric("full matrix flow (d = 3, p = c = 2, mpmath.odefun 30 digits) and GD as lr -> 0", detail)
-
-
 rho_s, lam_s, rt = sp.Symbol("rho"), sp.Symbol("lambda"), sp.Symbol(r"\tilde\rho")
 claim(
     "eq14.conserved",
@@ -97,7 +81,7 @@ claim(
     "14",
     "λ-balancedness W2W2ᵀ − W1ᵀW1 = λI is preserved by gradient flow (general sizes)",
     sp.Eq(sp.Symbol("W_2 W_2^T - W_1^T W_1"), sp.Symbol("lambda I")),
-    _conserved,
+    free_algebra_zero(lambda: {"d/dt C": conserved_matrix_derivative()}, "W2 W2^T - W1^T W1 = const"),
 )
 claim(
     "mode_equation",
@@ -187,6 +171,6 @@ claim(
     "Closed-form modes agree with 30-digit integration of the full matrix flow (d = 3, p = c = 2, random aligned "
     "λ-balanced inits, λ = 1.3 and −0.8), and GD on the full matrices converges to them as lr → 0",
     "|W_flow - W_closed| / |W| <= 1e-25",
-    _full_flow,
+    aligned_full_flow("lambda_balanced", [(21, 1.3), (22, -0.8)]),
     ("Sigma_xx = I",),
 )

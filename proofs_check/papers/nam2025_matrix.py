@@ -17,7 +17,7 @@ from derivations.matrix_flow import aligned_invariance, conserved_matrix_derivat
 from derivations.models.linear_network import linear_network, moment_matrices, weights
 from derivations.unification import ModeRow, unification_rows
 from numerics.lazy_rich import lazy_rich_map
-from proofs_check.checkers import all_of, identities
+from proofs_check.checkers import all_of, free_algebra_zero, identities
 from proofs_check.claims import Citation, Claim, Outcome
 
 PAPER = "nam2025"
@@ -31,18 +31,6 @@ def _cite(section: str, equation: str = "") -> Citation:
 
 def _claim(cid: str, section: str, equation: str, title: str, statement: object, check, assumptions=()) -> Claim:
     return Claim(f"{PAPER}.{cid}", _cite(section, equation), statement, check, tuple(assumptions), title)
-
-
-def free_algebra_zero(residuals: Callable[[], dict[str, sp.Expr]], what: str) -> Callable[[], Outcome]:
-    """Proved iff every residual (matrix calculus, expanded in the free algebra) is exactly zero."""
-
-    def check() -> Outcome:
-        nonzero = {k: str(v) for k, v in residuals().items() if not (v == 0 or isinstance(v, sp.ZeroMatrix))}
-        if nonzero:
-            return Outcome.refuted("matrix calculus + free-algebra expansion", {}, f"non-zero residuals {nonzero}")
-        return Outcome.proved("matrix calculus + free-algebra expansion (general sizes d, p, c)", what)
-
-    return check
 
 
 # ---------------------------------------------------------------- App. C.3: flow and conservation

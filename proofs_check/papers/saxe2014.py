@@ -5,13 +5,11 @@ linear neural networks", ICLR) on whitened, task-aligned two-layer linear networ
 
 from __future__ import annotations
 
-import mpmath
 import numpy as np
 import sympy as sp
 
 from derivations import models
-from numerics.aligned import aligned_case, full_flow_error, gd_errors
-from proofs_check.checkers import closed_form_vs_ode, identities
+from proofs_check.checkers import aligned_full_flow, closed_form_vs_ode, identities
 from proofs_check.claims import Citation, Claim, Outcome, register
 
 PAPER = "saxe2014"
@@ -34,25 +32,12 @@ def _eq12_residual() -> sp.Expr:
 
 def _derivation_verified() -> Outcome:
     derivation = MODES.closed_form.derivation
-    failed = [check.step.justification for check in derivation.check() if not (check.proof.holds and check.proof.exact)]
+    checks = derivation.check()
+    failed = [check.step.justification for check in checks if not (check.proof.holds and check.proof.exact)]
     if failed:
         return Outcome.refuted("re-check of every step", {}, f"failing steps: {failed}")
-    methods = sorted({check.proof.method for check in derivation.check()})
+    methods = sorted({check.proof.method for check in checks})
     return Outcome.proved(", ".join(methods), f"{len(derivation.steps)} steps")
-
-
-def _full_flow() -> Outcome:
-    case = aligned_case(lam=0.0, seed=11)
-    error = full_flow_error(case, [0.8, 3.0], model="deep_linear_whitened")
-    errors = gd_errors(case, [0.02, 0.01, 0.005], 3.0, model="deep_linear_whitened")
-    ratios = [errors[i] / errors[i + 1] for i in range(2)]
-    detail = (
-        f"max relative error {mpmath.nstr(error, 3)}; GD errors {np.round(errors, 8).tolist()}, "
-        f"ratios {np.round(ratios, 3).tolist()}"
-    )
-    if error > 1e-25 or not all(1.8 < r < 2.2 for r in ratios):
-        return Outcome.refuted("full matrix flow (mpmath.odefun, 30 digits) and GD", {}, detail)
-    return Outcome.numeric("full matrix flow (d = 3, p = c = 2, mpmath.odefun 30 digits) and GD as lr -> 0", detail)
 
 
 claim(
@@ -114,6 +99,6 @@ claim(
     "Closed-form modes agree with 30-digit integration of the full matrix flow (d = 3, p = c = 2, random aligned "
     "balanced init), and GD on the full matrices converges to them as lr → 0 (error ∝ lr)",
     "|W_flow - W_closed| / |W| <= 1e-25",
-    _full_flow,
+    aligned_full_flow("deep_linear_whitened", [(11, 0.0)]),
     ("Sigma_xx = I", "lambda = 0"),
 )
