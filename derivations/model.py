@@ -136,8 +136,8 @@ class Model:
         Derived from the explicit width-2 model: each component of unit 1's field is divided (multivariate
         division, lex order with unit 2's state first) by the relations ``q(unit 2) - (Q - q(unit 1))``, one
         per sum ``Q`` with summand ``q``; a remainder free of unit 2 expresses the field through the sums.
-        A field that is not polynomial in unit 2's state (e.g. an odd power activation) is handled by solving
-        each sum for one of unit 2's variables instead.
+        ``ValueError`` if unit 2 remains (a field not polynomial in unit 2's state, or one that depends on it
+        beyond the sums).
         """
         inst = self.instance(2)
         sums = {name: q for name, q in self.quantities.items() if q.kind == "sum"}
@@ -149,8 +149,6 @@ class Model:
         ]
         if all(v.is_polynomial(*second) for v in (*field_1.values(), *relations)):
             field_1 = {k: _divide(v, relations, second) for k, v in field_1.items()}
-        else:
-            field_1 = _solve_out(field_1, relations, second)
         for _key, value in field_1.items():
             if value.free_symbols & others:
                 raise ValueError(f"{self.name}: the field of unit 1 depends on unit 2 beyond the sums: {value}")
@@ -264,18 +262,3 @@ def _divide(expr: sp.Expr, relations: list[sp.Expr], variables: list[sp.Symbol])
         return expr
     _, remainder = sp.reduced(sp.expand(numerator), [sp.expand(r) for r in used], *variables, order="lex")
     return sp.cancel(remainder / denominator)
-
-
-def _solve_out(
-    field: dict[sp.Symbol, sp.Expr], relations: list[sp.Expr], variables: list[sp.Symbol]
-) -> dict[sp.Symbol, sp.Expr]:
-    """Eliminate ``variables`` by solving one relation for one of them at a time."""
-    for relation in relations:
-        if not any(v.free_symbols & set(variables) for v in field.values()):
-            break
-        unknowns = [s for s in variables if relation.has(s)]
-        if not unknowns:
-            continue
-        solved = sp.solve(relation, unknowns[0])
-        field = {k: sp.factor(sp.cancel(v.subs(unknowns[0], solved[0]))) for k, v in field.items()}
-    return field

@@ -7,7 +7,7 @@ import pytest
 import sympy as sp
 
 from derivations import models, population_loss
-from derivations.model import Instance
+from derivations.model import Instance, Model, Quantity
 
 WIDTHS = (1, 2, 3, 4)
 
@@ -193,3 +193,23 @@ def test_ntk_matches_spec_table(p) -> None:
     assert len(x) == 1
     norm = sum(a**2 + b**2 for a, b in zip(s["a"], s["b"], strict=True))
     assert_same(inst.ntk(), norm * x[0] * xp[0] / positive("Z") ** 2)
+
+
+def test_unit_field_of_a_field_not_polynomial_in_the_other_units_is_a_clear_error() -> None:
+    """f = sum exp(a_i) b_i x: the sums cannot be divided out of a non-polynomial field."""
+    a, b = real("a"), real("b")
+    model = Model(
+        name="exp_network",
+        title="f(x) = sum exp(a_i) b_i x",
+        reference="test only",
+        state_names=("a", "b"),
+        unit_param_names=(),
+        shared_param_names=(),
+        network=lambda s, x: sum(sp.exp(ai) * bi for ai, bi in zip(s["a"], s["b"], strict=True)) * x[0],
+        target=lambda s, x: x[0],
+        moment=lambda s, i, j: sp.S.One,
+        input_dim=lambda p: 1,
+        quantities={"theta": Quantity("sum", sp.exp(a) * b)},
+    )
+    with pytest.raises(ValueError, match="depends on unit 2 beyond the sums"):
+        _ = model.unit_field
