@@ -40,6 +40,7 @@ from .linear_network import (
     ntk_gram,
 )
 from .trajectory import trajectory
+from .validation import finite_array
 
 __all__ = ["LazyRichMap", "lazy_rich_map", "whitened_regression"]
 
@@ -79,9 +80,14 @@ def lazy_rich_map(
     seed: int = 0,
 ) -> LazyRichMap:
     """The final kernel distance from GD (random frames), from the closed form and from GD (aligned frames)."""
-    lambdas, scales = np.asarray(lambdas, dtype=float), np.asarray(scales, dtype=float)
-    if lambdas.ndim != 1 or scales.ndim != 1 or np.any(scales <= 0):
-        raise ValueError("lambdas and scales must be 1-D, scales > 0 (admissible range: (0, inf))")
+    lambdas, scales = finite_array("lambdas", lambdas, ndim=1), finite_array("scales", scales, ndim=1)
+    if np.any(scales <= 0):
+        raise ValueError("scales must be > 0 (admissible range: (0, inf))")
+    for name, value, low in (("rho0", rho0, 0.0), ("lr", lr, 0.0)):
+        if not np.isfinite(value) or value <= low:
+            raise ValueError(f"{name} must be > 0 (admissible range: (0, inf)), got {value!r}")
+    if not np.isfinite(time) or time < 0:
+        raise ValueError(f"time must be >= 0 (admissible range: [0, inf)), got {time!r}")
     steps = round(time / lr)
     X, Y = whitened_regression(n=n, seed=seed)
     d, c = X.shape[0], Y.shape[0]

@@ -46,8 +46,18 @@ def test_gd_and_closed_form_agree_early_in_training() -> None:
 
 
 def test_bad_grid_is_rejected() -> None:
-    with pytest.raises(ValueError, match="scales > 0"):
+    with pytest.raises(ValueError, match="scales must be > 0"):
         lazy_rich_map(np.array([0.0]), np.array([0.0]))
+    with pytest.raises(ValueError, match="lambdas must be finite"):
+        lazy_rich_map(np.array([np.nan]), np.array([1.0]))
+    with pytest.raises(ValueError, match="lambdas must be 1-dimensional"):
+        lazy_rich_map(np.zeros((2, 2)), np.array([1.0]))
+    with pytest.raises(ValueError, match="time must be >= 0"):
+        lazy_rich_map(np.array([0.0]), np.array([1.0]), time=-1.0)
+    with pytest.raises(ValueError, match="rho0 must be > 0"):
+        lazy_rich_map(np.array([0.0]), np.array([1.0]), rho0=0.0)
+    with pytest.raises(ValueError, match="lr must be > 0"):
+        lazy_rich_map(np.array([0.0]), np.array([1.0]), lr=float("nan"))
 
 
 def test_closed_form_map_is_gd_on_the_aligned_start_as_lr_goes_to_zero() -> None:
