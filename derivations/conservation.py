@@ -493,9 +493,19 @@ def _model_laws(model: Model, degree: int, p: int, loss: str) -> tuple[Conserved
     given_fields, _ = _model_fields(model, p, "given")
     exprs = [c for fields in (all_fields, given_fields) for f in fields for c in f]
     selector = _Selector(_Sample.draw(exprs, variables, seed=1))
-    universal = _search(all_fields, variables, degree, _count(all_fields, variables), selector)
+    if model.regularizer is not None:
+        # the regularized flow is not in the span of the fields P grad(phi_j): laws for every loss of the network's
+        # coefficients are not laws of this model, only those of its own field are
+        if loss != "given":
+            raise UnsupportedModelError(f"{model.name} has a regularizer: only loss='given' laws are defined")
+        universal = []
+    else:
+        universal = _search(all_fields, variables, degree, _count(all_fields, variables), selector)
     given = []
-    if loss == "given" and not _only_universal(given_fields, all_fields, variables, degree, selector.sample):
+    if loss == "given" and (
+        model.regularizer is not None
+        or not _only_universal(given_fields, all_fields, variables, degree, selector.sample)
+    ):
         given = _search(given_fields, variables, degree, _count(given_fields, variables), selector)
     instance = _instance(model, p)
     laws = []
@@ -503,7 +513,9 @@ def _model_laws(model: Model, degree: int, p: int, loss: str) -> tuple[Conserved
         proof = instance.verify_conserved(expr)
         if not (proof.holds and proof.exact):
             raise RuntimeError(f"{model.name}: the law {expr} failed its exact proof: {proof}")
-        for_all = expr in universal or all(q.holds for q in _annihilates(expr, all_fields, variables))
+        for_all = model.regularizer is None and (
+            expr in universal or all(q.holds for q in _annihilates(expr, all_fields, variables))
+        )
         laws.append(ConservedLaw(expr, _degree(expr, variables), proof, for_all))
     return tuple(laws)
 

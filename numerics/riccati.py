@@ -14,7 +14,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from derivations.riccati import ALPHA, BETA, riccati_solution
+from derivations.riccati import ALPHA, BETA, rate_split, stable_form
 
 __all__ = ["riccati_mpmath", "riccati_numpy"]
 
@@ -36,11 +36,9 @@ def _phi1_mpmath(x: mpmath.mpf) -> mpmath.mpf:
 @cache
 def _compiled(backend: str) -> tuple[object, object]:
     """The engine's stable form and its rate split ``(alpha, beta) = ((k + c1)/2, (k - c1)/2)``, lambdified."""
-    generic = riccati_solution(C2, C1, C0, Y0, T, branch="generic")
-    to_k = {generic.k: K}
     modules = [{"phi1": _phi1_numpy}, "numpy"] if backend == "numpy" else [{"phi1": _phi1_mpmath}, "mpmath"]
-    stable = sp.lambdify((C2, C0, Y0, T, K, ALPHA, BETA), generic.stable.xreplace(to_k), modules=modules)
-    split = sp.lambdify((C1, K), [e.xreplace(to_k) for e in generic.rate_split()], modules=modules)
+    stable = sp.lambdify((C2, C0, Y0, T, K, ALPHA, BETA), stable_form(C2, C0, Y0, T, K), modules=modules)
+    split = sp.lambdify((C1, K), list(rate_split(C1, K)), modules=modules)
     return stable, split
 
 

@@ -10,8 +10,9 @@ import numpy as np
 from derivations import models
 from derivations.model import Model
 
+from .closed_form import check_condition, closed_form_state, compiled_closed_form
 from .compiled import compiled, to_mpf
-from .evaluate import closed_form_state, quantities
+from .evaluate import quantities
 from .integrate import gradient_descent, integrate_mpmath, integrate_scipy
 from .validation import validate
 
@@ -40,8 +41,8 @@ def trajectory(
     per-unit quantities; ``"t"`` holds the times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
     """
     model = models.get(model)
-    if method == "closed_form" and model.solver is None:
-        raise ValueError(f"method='closed_form' needs a model with a closed form; {model.name!r} has none")
+    if method == "closed_form":
+        compiled_closed_form(model)  # ValueError quoting Unsolved.reason before any other work
     exact = method == "mpmath" or (method == "closed_form" and dps is not None)
     inputs = validate(model, t, params, init, method, exact)
     if lr is not None and method != "gd":
@@ -72,16 +73,17 @@ def trajectory(
 def _closed_form(
     model: Model, inputs: object, params_env: dict[str, object], backend: str, dps: int | None
 ) -> dict[str, np.ndarray]:
-    cm = compiled(model, backend)
+    ccf = compiled_closed_form(model, backend)
     init_env = {str(model.init_symbol(n)): v for n, v in inputs.state.items()}
+    check_condition(ccf, init_env)
     if backend == "numpy":
-        return closed_form_state(cm, {**init_env, **params_env}, inputs.t, backend)
+        return closed_form_state(ccf, {**init_env, **params_env}, inputs.t, backend)
     with mpmath.workdps(dps or 30):
         env = {
             k: (to_mpf(v) if isinstance(v, np.ndarray) else mpmath.mpf(v))
             for k, v in {**init_env, **params_env}.items()
         }
-        return closed_form_state(cm, env, to_mpf(inputs.t), backend)
+        return closed_form_state(ccf, env, to_mpf(inputs.t), backend)
 
 
 def _with_quantities(

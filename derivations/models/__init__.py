@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..model import Model
 from . import (
     deep_linear_whitened,
+    deep_scalar_chain,
     diagonal_linear_network,
     lambda_balanced,
     layerwise_lr_linear,
@@ -13,6 +14,7 @@ from . import (
     linear_network,
     power_activation,
     two_layer_scalar,
+    two_layer_scalar_decay,
     uv_model,
 )
 
@@ -29,6 +31,8 @@ _MODULES = (
     linear_network,
     deep_linear_whitened,
     lambda_balanced,
+    deep_scalar_chain,
+    two_layer_scalar_decay,
 )
 _REGISTRY: dict[str, Model] = {m.MODEL.name: m.MODEL for m in _MODULES}
 

@@ -6,19 +6,18 @@ moments :math:`a = \mathbb E\xi^2 > 0`, :math:`b = \mathbb E\xi y`. Convention: 
 realizable, :math:`\mathbb E y^2 = b^2/a`, so ``loss`` is the excess risk
 :math:`\tfrac a2(\gamma u^\top w - b/a)^2` (the gradient flow does not depend on :math:`\mathbb E y^2`).
 
-Its closed form is pulled back from ``two_layer_scalar`` through the verified coordinate map
-:math:`a_i = \sqrt{\eta_w}\,u_i`, :math:`b_i = \sqrt{\eta_u}\,w_i`, :math:`S = \sqrt{\eta_u\eta_w}\,b/(\gamma a)`,
-:math:`Z = 1`, time :math:`\gamma^2 a\, t` (the spec's :math:`p_i, q_i` are :math:`a_i \pm b_i`).
+Its closed form is derived from its own flow by ``derivations.solve`` (the clock of the coordinate
+:math:`\sqrt{\eta_w}\,u_i + \sqrt{\eta_u}\,w_i`, the spec's :math:`p_i`); ``to_two_layer_scalar`` is the verified
+coordinate map :math:`a_i = \sqrt{\eta_w}\,u_i`, :math:`b_i = \sqrt{\eta_u}\,w_i`,
+:math:`S = \sqrt{\eta_u\eta_w}\,b/(\gamma a)`, :math:`Z = 1`, time :math:`\gamma^2 a\, t`.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from ..closed_form import ClosedForm
 from ..coordinate_map import CoordinateMap
 from ..model import Model, Quantity
-from ..riccati import RiccatiSolution, riccati_solution
 from . import two_layer_scalar
 
 u, w = sp.symbols("u w", real=True)
@@ -38,44 +37,6 @@ def to_two_layer_scalar(model: Model) -> CoordinateMap:
         time_scale=gamma**2 * a,
         description="a = sqrt(eta_w) u, b = sqrt(eta_u) w",
     )
-
-
-P, Q = sp.symbols("P Q", positive=True)
-t = sp.Symbol("t", nonnegative=True)
-
-
-def phi_riccati() -> RiccatiSolution:
-    r"""The spec's one-dimensional variable :math:`\varphi = \sum p_i^2/\sqrt{PQ}` (§2.2): its Riccati equation,
-    roots :math:`\alpha_\pm`, rate :math:`\lambda` and closed form, by the engine."""
-    root = sp.sqrt(P * Q)
-    return riccati_solution(
-        -(gamma**2) * a * root / 2,
-        2 * gamma * b * sp.sqrt(eta_u * eta_w),
-        gamma**2 * a * root / 2,
-        sp.sqrt(P / Q),
-        t,
-        name="varphi",
-        branch="generic",
-        root_names=("alpha_+", "alpha_-"),
-    )
-
-
-def _solve(model: Model) -> ClosedForm:
-    cf = to_two_layer_scalar(model).pullback(two_layer_scalar.MODEL.closed_form)
-    ((clock, sol),) = cf.riccati.items()
-    phi0 = sp.sqrt(P / Q)
-    in_pq = {sp.Symbol("P_0", nonnegative=True): P / 2, sp.Symbol("M_0", nonnegative=True): Q / 2}
-    c2, c1, c0 = (sp.sympify(c).xreplace(in_pq) for c in (sol.c2, sol.c1, sol.c0))
-    phi = phi_riccati()
-    cf.derivation.add(
-        sp.Eq(sp.Symbol("varphi"), phi0 * clock),
-        "the spec's phi = sum p_i^2 / sqrt(PQ) is the clock times phi_0 = sqrt(P/Q) (P = 2 P_0, Q = 2 M_0): its "
-        "Riccati coefficients are (c2/phi_0, c1, c0 phi_0)",
-        "Thm 1",
-        residual=(c2 / phi0 - phi.c2) ** 2 + (c1 - phi.c1) ** 2 + (c0 * phi0 - phi.c0) ** 2,
-    )
-    cf.derivation.extend(phi.derivation)
-    return cf
 
 
 MODEL = Model(
@@ -103,6 +64,5 @@ MODEL = Model(
     },
     domains={"gamma": "positive", "eta_u": "positive", "eta_w": "positive", "a": "positive", "b": "real"},
     notes=("inputs (xi, y) with E[xi^2] = a, E[xi y] = b, E[y^2] = b^2/a", "loss = excess risk"),
-    solver=_solve,
     learning_rates={"u": "eta_u", "w": "eta_w"},
 )
