@@ -91,7 +91,10 @@ class BatchField:
 
 
 def _stack(components: Sequence[object], like: np.ndarray) -> np.ndarray:
-    stacked = np.array(components) if all(np.ndim(c) == like.ndim - 1 for c in components) else None
+    try:
+        stacked = np.array(components)
+    except ValueError:  # components of different shapes (a constant or a sum among them)
+        stacked = None
     if stacked is not None and stacked.shape == like.shape:
         return stacked
     out = np.empty_like(like)
