@@ -14,7 +14,8 @@ from .closed_form import check_condition, closed_form_state, compiled_closed_for
 from .compiled import compiled, to_mpf
 from .evaluate import quantities
 from .integrate import gradient_descent, integrate_mpmath, integrate_scipy
-from .validation import validate
+from .taylor import integrate_taylor
+from .validation import DPS_METHODS, validate
 
 __all__ = ["trajectory"]
 
@@ -33,9 +34,11 @@ def trajectory(
     ``params`` and ``init`` are keyed by the model's symbol names (e.g. ``two_layer_scalar``: params ``S``,
     ``Z``; init ``a``, ``b`` of shape (p,) or (batch, p)). ``method``: ``"closed_form"`` (lambdified numpy;
     with ``dps``, the same closed form in mpmath), ``"mpmath"`` (the derived ODE by ``mpmath.odefun`` at
-    ``dps`` digits, default 30), ``"scipy"`` (DOP853, rtol 1e-13) or ``"gd"`` (gradient descent with
-    learning rate ``lr``, t = steps × lr). For the two mpmath methods, ``init`` and ``params`` may hold
-    ``mpmath.mpf`` numbers, which keep their precision (e.g. an initialization aligned to 30 digits).
+    ``dps`` digits, default 30), ``"scipy"`` (DOP853, rtol 1e-13, the batch as one vectorized system),
+    ``"taylor"`` (heyoka's Taylor integrator of the derived ODE, optional extra ``[taylor]``: float64, or with
+    ``dps`` long double up to 18 digits and MPFR above; see ``numerics.taylor``) or ``"gd"`` (gradient descent
+    with learning rate ``lr``, t = steps × lr). With ``dps`` (and for ``"mpmath"``), ``init`` and ``params``
+    may hold ``mpmath.mpf`` numbers, which keep their precision (e.g. an initialization aligned to 30 digits).
     The result maps each state name and quantity (``theta``,
     ``loss``, …) to an array with time as the first axis, then batch (if ``init`` had one), then units for
     per-unit quantities; ``"t"`` holds the times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
@@ -43,7 +46,7 @@ def trajectory(
     model = models.get(model)
     if method == "closed_form":
         compiled_closed_form(model)  # ValueError quoting Unsolved.reason before any other work
-    exact = method == "mpmath" or (method == "closed_form" and dps is not None)
+    exact = method == "mpmath" or (method in DPS_METHODS and dps is not None)
     inputs = validate(model, t, params, init, method, exact)
     if lr is not None and method != "gd":
         raise ValueError(f"lr is only used by method='gd', not {method!r}")
@@ -51,8 +54,8 @@ def trajectory(
         raise ValueError(f"method='gd' needs a learning rate lr > 0, got {lr!r}")
     if dps is not None and (not isinstance(dps, int) or dps < 15):
         raise ValueError(f"dps must be an integer >= 15, got {dps!r}")
-    if dps is not None and method not in ("closed_form", "mpmath"):
-        raise ValueError(f"dps is only used by 'closed_form' and 'mpmath', not {method!r}")
+    if dps is not None and method not in DPS_METHODS:
+        raise ValueError(f"dps is only used by {DPS_METHODS}, not {method!r}")
     backend = "numpy" if dps is None and method != "mpmath" else "mpmath"
     params_env: dict[str, object] = {**inputs.unit_params, **inputs.shared_params}
     if method == "closed_form":
@@ -61,6 +64,8 @@ def trajectory(
         states = integrate_mpmath(compiled(model, "mpmath"), inputs.state, params_env, inputs.t, dps or 30)
     elif method == "scipy":
         states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)
+    elif method == "taylor":
+        states = integrate_taylor(model, inputs.state, params_env, inputs.t, dps)
     else:
         states = gradient_descent(compiled(model, "numpy"), inputs.state, params_env, inputs.t, float(lr))
     result = _with_quantities(model, states, params_env, backend, dps or 30)

@@ -10,9 +10,11 @@ import numpy as np
 
 from derivations.model import Model
 
-__all__ = ["Inputs", "finite_array", "validate"]
+__all__ = ["DPS_METHODS", "Inputs", "finite_array", "validate"]
 
-METHODS = ("closed_form", "mpmath", "scipy", "gd")
+METHODS = ("closed_form", "mpmath", "scipy", "gd", "taylor")
+# the methods that take ``dps`` (digits of the result)
+DPS_METHODS = ("closed_form", "mpmath", "taylor")
 
 
 @dataclass(frozen=True)

@@ -81,6 +81,39 @@ def test_larger_linear_networks(dims, expected) -> None:
     assert len(conservation.laws_for_reparametrization(phi, variables, 2)) == expected
 
 
+# ---------------------------------------------------------------- counts at growing widths, against the formulas
+# Expected counts from the theory, typed here: one output gives one field, a one-dimensional Lie algebra, so
+# D - 1 laws; the diagonal network has one law a_i^2 - b_i^2 per mode; the two-layer linear network of hidden
+# width r has r(r+1)/2 (Marcotte et al. 2023) while r <= d + c (the stacked weights then have full rank r).
+WIDTHS = {
+    "two_layer_scalar": ((1, 3, 6, 12), lambda p: 2 * p - 1),
+    "uv_model": ((1, 3, 6, 12), lambda p: 2 * p - 1),
+    "diagonal_linear_network": ((1, 3, 6, 12), lambda p: p),
+    "linear_network": ((1, 2, 3, 4, 5), lambda r: r * (r + 1) // 2),
+}
+
+
+@pytest.mark.parametrize("name", list(WIDTHS))
+def test_counts_follow_the_formulas_as_the_width_grows(name) -> None:
+    widths, formula = WIDTHS[name]
+    assert [conservation.count_conservation_laws(name, p) for p in widths] == [formula(p) for p in widths]
+
+
+def test_wrong_formula_is_refuted() -> None:
+    """The count tells r(r+1)/2 from the D - 1 of a single field at the same size."""
+    counted = conservation.count_conservation_laws("linear_network", 4)
+    assert counted == 10 != len(models.get("linear_network").instance(4).variables) - 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "p", "expected"), [("two_layer_scalar", 24, 47), ("two_layer_scalar", 48, 95), ("uv_model", 48, 95)]
+)
+def test_counts_at_d_96(name, p, expected) -> None:
+    """D = 48 and 96 (issue 14: 158 s at D = 96 while the coefficients were factored; now well under a second)."""
+    assert conservation.count_conservation_laws(name, p) == expected
+
+
 # ---------------------------------------------------------------- registered models
 def test_reparametrization_is_the_input_coefficients() -> None:
     a1, a2, b1, b2 = unit("a", 1), unit("a", 2), unit("b", 1), unit("b", 2)
