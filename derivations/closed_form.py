@@ -41,7 +41,9 @@ class ClosedForm:
 
     ``condition`` lists per-unit expressions in the initial values that must vanish for every unit (the invariant
     set on which the closed form holds; empty for every start); ``general`` then says why the pipeline could not
-    solve from every start. ``derivation`` records how the closed form was obtained, every step checked.
+    solve from every start. ``nonzero`` lists parameter expressions the derivation divides by (e.g. the clock's
+    eigenvalue); the closed form holds where none vanishes. ``derivation`` records how the closed form was obtained,
+    every step checked.
     """
 
     model: str
@@ -54,6 +56,7 @@ class ClosedForm:
     notes: tuple[str, ...] = ()
     condition: tuple[sp.Expr, ...] = ()
     general: Unsolved | None = None
+    nonzero: tuple[sp.Expr, ...] = ()
 
     @property
     def riccati(self) -> dict[sp.Symbol, RiccatiSolution]:

@@ -83,6 +83,7 @@ class ScalarReduction:
     derivation: Derivation
     description: str
     coupled: bool
+    nonzero: tuple[sp.Expr, ...] = ()
 
 
 def _coupling_sums(model: Model) -> dict[sp.Symbol, sp.Expr]:
@@ -250,6 +251,16 @@ def clock_reduction(
         key="clock",
     )
     gamma_dot = e * (lam[star] * structure.g + mu[star]) * gamma
+    d.add(
+        sp.Eq(sp.Derivative(sp.Function(str(gamma))(t), t), gamma_dot),
+        f"the clock's rate, from chi_{star + 1}' = ({lam[star]} g + {mu[star]}) chi_{star + 1}",
+        tags.get("clock", ""),
+        residual=sp.diff((sp.Symbol("X") / chi0[star]) ** e, sp.Symbol("X"))
+        * (lam[star] * structure.g + mu[star])
+        * sp.Symbol("X")
+        - gamma_dot.xreplace({gamma: (sp.Symbol("X") / chi0[star]) ** e}),
+        key="clock_rate",
+    )
     chi_t = {}
     for j in survivors:
         value = (chi0[j] * growth[j]).xreplace(to_gamma)
@@ -271,11 +282,8 @@ def clock_reduction(
         )
     chi_init = {chi0[j]: (structure.L[j, :] * sp.Matrix(init))[0] for j in range(n)}
     x_t = structure.R * sp.Matrix([chi_t.get(j, 0) for j in range(n)]) + constant
-    state = {}
-    for s, value in zip(states, x_t, strict=True):
-        value = value.xreplace(chi_init)
-        state[s.name] = value
-    for s, value in zip(states, x_t, strict=True):
+    state = {s.name: value.xreplace(chi_init) for s, value in zip(states, x_t, strict=True)}
+    for s in states:
         d.add(
             sp.Eq(sp.Function(s.name)(t), state[s.name]),
             f"{s.name} = (R chi + P0 x(0))_{s.name}: the null-space part P0 x stays constant",
@@ -318,10 +326,7 @@ def clock_reduction(
             residual=q.xreplace(dict(zip(states, (v for v in state.values()), strict=True))) - total.xreplace(new_sums),
             key="sums",
         )
-    if per_unit:
-        rate_gamma = rate.xreplace(to_gamma)
-    else:
-        rate_gamma = structure.g.xreplace(in_gamma)
+    rate_gamma = rate.xreplace(to_gamma) if per_unit else structure.g.xreplace(in_gamma)
     # collected in gamma with factored coefficients, so that (a_0 ± b_0)^2 stay squares (no cancellation)
     expanded = sp.expand(sp.powsimp(sp.expand(e * (lam[star] * rate_gamma + mu[star]) * gamma)))
     rhs = sp.collect(expanded, gamma, sp.factor).xreplace(chi_init)
@@ -337,7 +342,10 @@ def clock_reduction(
     description = f"clock gamma = (chi_{star + 1}(t)/chi_{star + 1}(0))^{e}"
     if zero:
         description += " on the invariant set " + ", ".join(f"{c} = 0" for c in condition)
-    return ScalarReduction(gamma, rhs, sp.S.One, state, new_sums, condition, d, description, not per_unit)
+    # the eigen-decomposition divides by these parameter expressions: the closed form assumes them non-zero
+    denominators = {sp.fraction(sp.together(v))[1] for v in (*structure.L, *structure.R)} | {lam[star]}
+    nonzero = tuple(sorted((q for q in denominators if q.free_symbols), key=str))
+    return ScalarReduction(gamma, rhs, sp.S.One, state, new_sums, condition, d, description, not per_unit, nonzero)
 
 
 def _all_zero(entries: Iterable[sp.Expr]) -> Proof:

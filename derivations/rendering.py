@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from . import models as registry
-from .conservation import UnsupportedModelError, conserved_quantities
 from .closed_form import ClosedForm
+from .conservation import UnsupportedModelError, conserved_quantities
 from .model import Model
 from .naming import align_rows, latex, text_latex
 

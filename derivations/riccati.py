@@ -32,7 +32,7 @@ from functools import cache
 import sympy as sp
 
 from .derivation import Derivation
-from .proof import prove_zero, sample_sign
+from .proof import sample_sign
 from .special import phi1
 
 __all__ = ["ALPHA", "BETA", "BRANCHES", "RiccatiSolution", "rate_split", "riccati_solution", "stable_form"]
@@ -265,7 +265,7 @@ def _record_integration(
             step.exponentiated,
             f"{prefix}divide by the coefficient of the first logarithm and exponentiate",
             tags.get("log", ""),
-            key="log",
+            key="exponentiate",
             residual=(step.exponentiated.lhs - step.exponentiated.rhs).subs(y, step.solution),
         )
         return
@@ -372,7 +372,7 @@ def _attracting_first(poly: sp.Poly, roots: list[sp.Expr]) -> tuple[sp.Expr, sp.
 
 def _linear(derivation, poly, y, y0, t, names, tags):
     r_plus, _, k = names
-    c2, c1, c0 = _coefficients(poly)
+    _, c1, c0 = _coefficients(poly)
     derivation.assumptions = (*derivation.assumptions, "c2 = 0")
     if sp.expand(c1) == 0:
         step = _integrate_and_invert(c0, {}, y, y0, t)

@@ -40,6 +40,7 @@ class ImplicitSolution:
     fixed_points: tuple[sp.Expr, ...]
     radicals: dict[sp.Symbol, sp.Expr]
     derivation: Derivation
+    nonzero: tuple[sp.Expr, ...] = ()
 
     @property
     def implicit(self) -> sp.Eq:
@@ -125,4 +126,8 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
         verifier=lambda: prove_zero(sp.Add(*(split.subs(y, r) ** 2 for r in fixed))),
     )
     back = {symbol: sp.real_root(base, q) for symbol, (base, q) in radicals.items()}
-    return ImplicitSolution(y, rhs, y0, t, antiderivative, fixed, back, derivation)
+    # the partial fractions divide by parameter factors (e.g. S through its cube root): assumed non-zero
+    divisors = {f for term in sp.Add.make_args(partial) for f in sp.Mul.make_args(sp.fraction(term)[1])}
+    parameters = {f.base if isinstance(f, sp.Pow) else f for f in divisors if f.free_symbols and not f.has(y)}
+    nonzero = tuple(sorted((p.xreplace({c: base for c, (base, _) in radicals.items()}) for p in parameters), key=str))
+    return ImplicitSolution(y, rhs, y0, t, antiderivative, fixed, back, derivation, nonzero)

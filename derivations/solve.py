@@ -124,6 +124,7 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
         notes=notes,
         condition=reduction.condition,
         general=general,
+        nonzero=(*reduction.nonzero, *getattr(clock, "nonzero", ())),
     )
 
 

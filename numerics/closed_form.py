@@ -45,6 +45,7 @@ class CompiledClosedForm:
     implicit: dict[str, CompiledImplicit]
     state: dict[str, Callable[..., object]]
     condition: tuple[Callable[..., object], ...]
+    nonzero: tuple[Callable[..., object], ...]
     positive: frozenset[str]
 
 
@@ -68,12 +69,18 @@ def compiled_closed_form(model: Model, backend: str = "numpy") -> CompiledClosed
         implicit,
         {n: lambdified(e, backend) for n, e in solution.state.items()},
         tuple(lambdified(c, backend) for c in solution.condition),
+        tuple(lambdified(c, "numpy") for c in solution.nonzero),
         frozenset(str(g) for g in solution.clocks if g.is_positive),
     )
 
 
-def check_condition(ccf: CompiledClosedForm, init: Mapping[str, np.ndarray]) -> None:
-    """``ValueError`` unless every unit's start lies on the set where the closed form holds."""
+def check_condition(ccf: CompiledClosedForm, init: Mapping[str, np.ndarray], params: Mapping[str, object]) -> None:
+    """``ValueError`` unless the parameters avoid the derivation's divisions and every unit's start lies on the set
+    where the closed form holds."""
+    for expr, f in zip(ccf.closed_form.nonzero, ccf.nonzero, strict=True):
+        values = {k: np.asarray(v, dtype=float) for k, v in params.items()}
+        if np.any(np.asarray(apply(f, values, "numpy")) == 0):
+            raise ValueError(f"params: the closed form of {ccf.closed_form.model} needs {expr} != 0")
     if not ccf.condition:
         return
     scale = np.max(np.abs(np.stack([np.asarray(v, dtype=float) for v in init.values()])), axis=0)

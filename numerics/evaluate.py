@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-import mpmath
 import numpy as np
 
 from .compiled import CompiledModel, mp_vectorize
 
 __all__ = ["apply", "quantities", "unit_rhs", "unit_sums"]
+
 
 def apply(f: Callable[..., object], env: Mapping[str, object], backend: str) -> object:
     """Call a compiled function with the arguments it needs from ``env``."""

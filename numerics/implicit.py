@@ -3,8 +3,8 @@ r"""Invert an implicit closed form :math:`t = F(y) - F(y_0)` (``derivations.sepa
 Along :math:`\dot y = G(y)` the solution moves monotonically from :math:`y_0` towards the nearest real root of
 :math:`G` in the direction of :math:`G(y_0)` and never reaches it, so :math:`h(y) = F(y) - F(y_0) - t` increases
 from :math:`-t` to :math:`+\infty` on that interval: a bracketed root solve finds :math:`y(t)`
-(``scipy.optimize.elementwise.find_root``, vectorized, in float64; ``mpmath.findroot`` with the Anderson–Björck
-bracketing method at the working precision). A start at a root of :math:`G` stays there.
+(``scipy.optimize.elementwise.find_root``, vectorized, in float64; ``mpmath.findroot`` by bisection at the
+working precision). A start at a root of :math:`G` stays there.
 """
 
 from __future__ import annotations
@@ -96,8 +96,28 @@ def implicit_numpy(implicit: CompiledImplicit, env: Mapping[str, object], t: np.
     with np.errstate(all="ignore"):
         beyond = h(end, F0, t[moving], *columns) <= 0
         result = find_root(h, (start, end), args=(F0, t[moving], *columns))
-    out[moving] = np.where(beyond, end, result.x)
+        values = np.where(beyond, end, result.x)
+        speed = np.asarray(
+            apply(implicit.rhs, {**constants, **dict(zip(keys, columns, strict=True)), implicit.y: values}, "numpy"),
+            dtype=float,
+        )
+        lost = np.finfo(float).eps * (np.abs(F(values, columns)) + np.abs(F0)) * np.abs(speed)
+        relative = np.max(lost / np.maximum(np.abs(values), np.abs(start)))
+    _conditioning(implicit, float(relative), 1e-10, 16)
+    out[moving] = values
     return out
+
+
+def _conditioning(implicit: CompiledImplicit, relative: float, limit: float, digits: int) -> None:
+    """``ValueError`` when ``t = F(y) - F(y0)`` cancels so much that ``y`` keeps fewer digits than promised
+    (``relative`` is the estimated relative error at ``digits`` working digits, ``limit`` the promise)."""
+    if not relative <= limit:
+        needed = digits + int(np.ceil(np.log10(relative / limit))) + 5 if relative > 0 else digits + 20
+        raise ValueError(
+            f"the implicit closed form for {implicit.y} cancels at these parameters (estimated relative error "
+            f"{relative:.2g} at {digits} digits): use trajectory(..., dps={max(needed, 30)}) or "
+            "method='mpmath'/'scipy'"
+        )
 
 
 def implicit_mpmath(implicit: CompiledImplicit, env: Mapping[str, object], t: np.ndarray) -> np.ndarray:
@@ -107,7 +127,9 @@ def implicit_mpmath(implicit: CompiledImplicit, env: Mapping[str, object], t: np
     fixed = [np.broadcast_to(np.asarray(apply(f, env, "mpmath"), dtype=object), shape) for f in implicit.fixed_points]
     rhs0 = np.broadcast_to(np.asarray(apply(implicit.rhs, {**env, implicit.y: y0}, "mpmath"), dtype=object), shape)
     out = np.empty(shape, dtype=object)
-    arrays = {k: np.broadcast_to(np.asarray(v, dtype=object), shape) for k, v in env.items() if isinstance(v, np.ndarray)}
+    arrays = {
+        k: np.broadcast_to(np.asarray(v, dtype=object), shape) for k, v in env.items() if isinstance(v, np.ndarray)
+    }
     scalars = {k: v for k, v in env.items() if not isinstance(v, np.ndarray)}
     y0 = np.broadcast_to(y0, shape)
     t = np.broadcast_to(np.asarray(t, dtype=object), shape)
@@ -121,16 +143,24 @@ def implicit_mpmath(implicit: CompiledImplicit, env: Mapping[str, object], t: np
         if not ahead:
             raise ValueError(f"no fixed point bounds the motion of {implicit.y}: the solution leaves every bracket")
         target = min(ahead, key=lambda p: abs(p - start))
-        F = implicit.antiderivative
-        names = F.names  # type: ignore[attr-defined]
 
         def h(y: mpmath.mpf, local: dict = local) -> mpmath.mpf:
-            return F(**{n: (y if n == implicit.y else local[n]) for n in names})
+            return _at(implicit.antiderivative, implicit.y, y, local)
 
         F0 = h(start)
         end = target - (target - start) * mpmath.mpf(2) ** (-mpmath.mp.prec + 8)
         if h(end) - F0 <= t[index]:
             out[index] = end
             continue
-        out[index] = mpmath.findroot(lambda y, F0=F0, ti=t[index]: h(y) - F0 - ti, (start, end), solver="anderson")
+        # bisection: robust next to the singular end, where the other bracketing methods stall
+        y = mpmath.findroot(lambda y, F0=F0, ti=t[index]: h(y) - F0 - ti, (start, end), solver="bisect", verify=False)
+        speed = _at(implicit.rhs, implicit.y, y, local)
+        lost = mpmath.eps * (abs(h(y)) + abs(F0)) * abs(speed) / max(abs(y), abs(start))
+        _conditioning(implicit, float(lost), float(mpmath.mpf(10) ** (15 - mpmath.mp.dps)), mpmath.mp.dps)
+        out[index] = y
     return out
+
+
+def _at(f: Callable[..., object], name: str, value: object, local: Mapping[str, object]) -> object:
+    """A compiled function at ``name = value``, its other arguments from ``local``."""
+    return f(**{n: (value if n == name else local[n]) for n in f.names})  # type: ignore[attr-defined]

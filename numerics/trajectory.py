@@ -80,7 +80,7 @@ def _closed_form(
 ) -> dict[str, np.ndarray]:
     ccf = compiled_closed_form(model, backend)
     init_env = {str(model.init_symbol(n)): v for n, v in inputs.state.items()}
-    check_condition(ccf, init_env)
+    check_condition(ccf, init_env, params_env)
     if backend == "numpy":
         return closed_form_state(ccf, {**init_env, **params_env}, inputs.t, backend)
     with mpmath.workdps(dps or 30):

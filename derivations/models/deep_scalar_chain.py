@@ -30,7 +30,7 @@ def deep_scalar_chain(L: int) -> Model:
 
 @cache
 def _build(L: int) -> Model:
-    layers = tuple(f"a{l + 1}" for l in range(L))
+    layers = tuple(f"a{k + 1}" for k in range(L))
     a = sp.symbols(layers, real=True)
     S, lam = sp.Symbol("S", real=True), sp.Symbol("lam", positive=True)
     product = sp.Mul(*a)

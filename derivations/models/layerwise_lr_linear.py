@@ -17,7 +17,9 @@ from __future__ import annotations
 import sympy as sp
 
 from ..coordinate_map import CoordinateMap
+from ..derivation import Derivation
 from ..model import Model, Quantity
+from ..riccati import RiccatiSolution, riccati_solution
 from . import two_layer_scalar
 
 u, w = sp.symbols("u w", real=True)
@@ -66,3 +68,40 @@ MODEL = Model(
     notes=("inputs (xi, y) with E[xi^2] = a, E[xi y] = b, E[y^2] = b^2/a", "loss = excess risk"),
     learning_rates={"u": "eta_u", "w": "eta_w"},
 )
+
+
+P, Q = sp.symbols("P Q", positive=True)
+t = sp.Symbol("t", nonnegative=True)
+
+
+def phi_riccati() -> tuple[RiccatiSolution, Derivation]:
+    r"""The spec's one-dimensional variable :math:`\varphi = \sum_i p_i^2/\sqrt{PQ}` (§2.2), :math:`p_i =
+    \sqrt{\eta_w}u_i + \sqrt{\eta_u}w_i`, :math:`P = \sum p_i(0)^2`, :math:`Q = \sum q_i(0)^2`,
+    :math:`q_i = \sqrt{\eta_w}u_i - \sqrt{\eta_u}w_i`: the derived clock is :math:`(p_i(t)/p_i(0))^2`, so
+    :math:`\varphi = \sqrt{P/Q}` times it. Its equation is the clock equation under that substitution, solved
+    by the Riccati engine (roots :math:`\alpha_\pm`, rate :math:`\lambda`); the derivation records the
+    identification of the clock's sums with :math:`P` and :math:`Q`, summand by summand."""
+    cf = MODEL.closed_form
+    ((clock, solution),) = cf.clocks.items()
+    plus, minus = (next(s for s in cf.sums if str(s) == f"uw[{k}]") for k in ("+1", "-1"))
+    p0 = sp.sqrt(eta_w) * MODEL.init_symbol("u") + sp.sqrt(eta_u) * MODEL.init_symbol("w")
+    q0 = sp.sqrt(eta_w) * MODEL.init_symbol("u") - sp.sqrt(eta_u) * MODEL.init_symbol("w")
+    norm = 4 * sp.sqrt(eta_u * eta_w)
+    in_pq = {plus: P / norm, minus: -Q / norm}
+    d = Derivation("the spec's variable varphi")
+    for symbol, summand in ((plus, p0**2 / norm), (minus, -(q0**2) / norm)):
+        d.add(
+            sp.Eq(symbol, in_pq[symbol]),
+            "the clock's sum in the spec's P, Q, summand by summand",
+            residual=cf.sums[symbol] - summand,
+        )
+    varphi = sp.Symbol("varphi", positive=True)
+    scale = sp.sqrt(P / Q)
+    rhs = sp.expand(scale * solution.rhs.xreplace({clock: varphi / scale}).xreplace(in_pq))
+    d.add(
+        sp.Eq(sp.Derivative(sp.Function("varphi")(t), t), rhs),
+        "varphi = sqrt(P/Q) times the clock: its equation by substitution",
+        "Thm 1",
+        residual=rhs - scale * solution.rhs.xreplace(in_pq).xreplace({clock: varphi / scale}),
+    )
+    return riccati_solution(rhs, varphi, scale, t), d
