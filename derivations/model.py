@@ -108,7 +108,7 @@ class Model:
     @property
     def solution(self) -> ClosedForm | Unsolved:
         """``derivations.solve(self)``: the closed form derived from the flow, or why there is none (cached)."""
-        from .solve import solve
+        from .pipeline import solve
 
         return solve(self)
 

@@ -8,8 +8,8 @@ import pytest
 import sympy as sp
 
 from derivations import models
-from derivations.closed_form import Unsolved
 from derivations import power_activation as pa
+from derivations.closed_form import Unsolved
 from derivations.models import power_activation as pa_model
 from derivations.models.power_activation import MODEL, power_activation
 from derivations.proof import prove_zero
