@@ -48,7 +48,7 @@ def test_one_model_per_beta_and_the_default() -> None:
     assert "one clock per unit" in MODEL.solution.reason
     assert dict(MODEL.learning_rates) == {"u": "eta_u", "w": "eta_w"}
     assert MODEL.shared_param_names == ("gamma", "eta_u", "eta_w", "a", "b")
-    with pytest.raises(ValueError, match="no closed-form solver"):
+    with pytest.raises(ValueError, match="no closed form"):
         _ = MODEL.closed_form
 
 

@@ -11,10 +11,10 @@ import sympy as sp
 from derivations import models
 from derivations.closed_form import ClosedForm, Unsolved
 from derivations.model import Model, Quantity
+from derivations.pipeline import classify, solve
 from derivations.proof import prove_zero
 from derivations.reduction import balanced_line, clock_reduction, invariant_subsets, linear_structure
 from derivations.separable import implicit_solution
-from derivations.pipeline import classify, solve
 
 SCALAR = models.get("two_layer_scalar")
 S, Z, theta = SCALAR.symbol("S"), SCALAR.symbol("Z"), SCALAR.symbol("theta")
