@@ -9,8 +9,6 @@ import sympy as sp
 
 from derivations.derivation import Derivation
 from derivations.proof import prove_zero
-from numerics import trajectory
-from numerics.aligned import aligned_case, full_flow_error, gd_errors
 from proofs_check.claims import Outcome
 
 __all__ = [
@@ -137,6 +135,8 @@ def closed_form_vs_ode(
     numerically supported if the largest error relative to each state vector's norm is below ``tolerance``."""
 
     def check() -> Outcome:
+        from numerics import trajectory
+
         worst = mpmath.mpf(0)
         method = f"closed form vs mpmath.odefun ({dps} digits)"
         for params, init in cases:
@@ -175,6 +175,8 @@ def aligned_full_flow(
     relative error is below ``tolerance`` and the GD error halves (ratio 1.8-2.2) with each halving of lr."""
 
     def check() -> Outcome:
+        from numerics.aligned import aligned_case, full_flow_error, gd_errors
+
         errors = {
             lam: full_flow_error(aligned_case(lam=lam, seed=seed), list(times), model=model) for seed, lam in cases
         }
