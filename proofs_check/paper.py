@@ -200,6 +200,11 @@ class Paper:
             known |= {f"{name}_0" for name in model.state_names}
         return known
 
+    def _derived_symbols(self) -> set[str]:
+        """Names in the recorded closed-form derivations of the paper's models (statements may quote their steps)."""
+        steps = [s for m in self.model_objects() if m.solver is not None for s in m.closed_form.derivation.steps]
+        return {symbol.name for step in steps for symbol in step.relation.free_symbols}
+
     def symbol_names(self, expr: sp.Basic) -> dict[sp.Symbol, str]:
         """``symbol_names`` for ``sympy.latex``: the notation's LaTeX of each symbol of ``expr`` that has one."""
         return {s: self.notation[s.name] for s in sp.sympify(expr).atoms(sp.Symbol) if self.notation.get(s.name)}
@@ -332,7 +337,8 @@ class Paper:
             raise TypeError(
                 f"claim {claim.id}: the statement must be a SymPy relation or text, got {type(statement).__name__}"
             )
-        unknown = sorted({s.name for s in statement.free_symbols} - self.known_symbols())
+        unknown = {s.name for s in statement.free_symbols} - self.known_symbols()
+        unknown = sorted(unknown - self._derived_symbols()) if unknown else []
         if unknown:
             raise ValueError(
                 f"claim {claim.id}: unknown symbol(s) {', '.join(unknown)} in the statement; declare them with "

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 import mpmath
 import sympy as sp
 
-from derivations.proof import prove_zero
+from derivations.proof import Proof, prove_zero
 from proofs_check.claims import Outcome, Status
 from proofs_check.z3_checks import inequality
 
@@ -67,11 +67,14 @@ def _sides(statement: sp.Equality, substitute: Substitute) -> tuple[list[sp.Expr
 
 def _equality(statement: sp.Equality, substitute: Substitute, conditions: Sequence[sp.Basic]) -> Outcome:
     lhs, rhs = _sides(statement, substitute)
+    conditions = [substitute(c) for c in conditions]
+    # equations among the assumptions are side relations of the proof (Gröbner normal form)
+    relations = [c.lhs - c.rhs for c in conditions if isinstance(c, sp.Equality)]
     methods = set()
     for left, right in zip(lhs, rhs, strict=True):
-        proof = prove_zero(left - right)
+        proof = _prove(left - right, relations)
         if not proof.holds:
-            witness = sample_counterexample(left, right, [substitute(c) for c in conditions])
+            witness = sample_counterexample(left, right, conditions)
             if witness is not None:
                 return Outcome.refuted(f"numeric counterexample ({DIGITS} digits)", witness, f"residual {proof.residual}")
             return Outcome.error(
@@ -80,6 +83,20 @@ def _equality(statement: sp.Equality, substitute: Substitute, conditions: Sequen
             )
         methods.add(proof.method)
     return Outcome.proved(", ".join(sorted(methods)))
+
+
+def _prove(residual: sp.Expr, relations: Sequence[sp.Expr]) -> Proof:
+    """``prove_zero`` on the residual, then on it with (inverse) hyperbolic functions written as exp and log, which
+    the rational and Gröbner methods can handle."""
+    proof = prove_zero(residual, relations=relations)
+    for rewrite in (lambda e: e.rewrite(sp.exp), lambda e: e.rewrite(sp.log), lambda e: e.rewrite(sp.exp).rewrite(sp.log)):
+        if proof.holds:
+            break
+        rewritten = rewrite(residual)
+        if rewritten != residual:
+            attempt = prove_zero(rewritten, relations=relations)
+            proof = attempt if attempt.holds else proof
+    return proof
 
 
 def _draw(symbol: sp.Symbol, rng: random.Random) -> mpmath.mpf:
@@ -103,11 +120,34 @@ def _real(value: object) -> mpmath.mpf | None:
         return None
 
 
+def _solve_definitions(
+    lhs: sp.Expr, rhs: sp.Expr, conditions: list[sp.Basic]
+) -> tuple[sp.Expr, sp.Expr, list[sp.Basic]]:
+    """Use each condition ``Eq(x**n, e)`` (x a symbol not in e) to eliminate x from the sides and the rest."""
+    for condition in list(conditions):
+        if not isinstance(condition, sp.Equality):
+            continue
+        base = condition.lhs.base if isinstance(condition.lhs, sp.Pow) else condition.lhs
+        if not isinstance(base, sp.Symbol) or base in condition.rhs.free_symbols:
+            continue
+        roots = sp.solve(condition, base)
+        if not roots:
+            continue
+        conditions.remove(condition)
+        lhs, rhs = lhs.xreplace({base: roots[0]}), rhs.xreplace({base: roots[0]})
+        conditions = [c.xreplace({base: roots[0]}) for c in conditions]
+    return lhs, rhs, [c for c in conditions if c is not sp.true]
+
+
 def sample_counterexample(
     lhs: sp.Expr, rhs: sp.Expr, conditions: Sequence[sp.Basic] = (), samples: int = SAMPLES, seed: int = 0
 ) -> dict[str, str] | None:
     """A point (30 digits) where every condition holds and ``lhs`` and ``rhs`` differ by more than
-    :data:`SEPARATION` relative to their size, or None. Points where a side is not real or not defined are skipped."""
+    :data:`SEPARATION` relative to their size, or None. Points where a side is not real or not defined are skipped.
+
+    An equation ``Eq(x**n, e)`` or ``Eq(x, e)`` among the conditions defines ``x`` (the root its assumptions allow);
+    the other conditions are imposed by rejection."""
+    lhs, rhs, conditions = _solve_definitions(sp.sympify(lhs), sp.sympify(rhs), list(conditions))
     symbols = sorted(sp.sympify(lhs - rhs).free_symbols.union(*(c.free_symbols for c in conditions)), key=str)
     if any(isinstance(f, sp.core.function.AppliedUndef) for f in sp.sympify(lhs - rhs).atoms(sp.Function)):
         return None
