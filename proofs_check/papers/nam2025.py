@@ -24,9 +24,18 @@ SCALAR = models.get("two_layer_scalar")
 
 PAPER = Paper(
     "nam2025",
-    "Position: Solve layerwise linear models first",
-    ("Yoonsoo Nam", "Seok Hyeong Lee", "Clementine Domine", "Yea Chan Park", "Charles London", "Wonyl Choi",
-     "Niclas Goring", "Seungjai Lee"),
+    "Position: Solve layerwise linear models first to understand neural dynamical phenomena (neural collapse, "
+    "emergence, lazy/rich regime, and grokking)",
+    (
+        "Yoonsoo Nam",
+        "Seok Hyeong Lee",
+        "Clémentine Dominé",
+        "Yeachan Park",
+        "Charles London",
+        "Wonyl Choi",
+        "Niclas Göring",
+        "Seungjai Lee",
+    ),
     "ICML",
     2025,
     url="https://arxiv.org/abs/2502.21009",
