@@ -86,17 +86,19 @@ def _equality(statement: sp.Equality, substitute: Substitute, conditions: Sequen
 
 
 def _prove(residual: sp.Expr, relations: Sequence[sp.Expr]) -> Proof:
-    """``prove_zero`` on the residual, then on it with (inverse) hyperbolic functions written as exp and log, which
-    the rational and Gröbner methods can handle."""
-    proof = prove_zero(residual, relations=relations)
-    for rewrite in (lambda e: e.rewrite(sp.exp), lambda e: e.rewrite(sp.log), lambda e: e.rewrite(sp.exp).rewrite(sp.log)):
+    """``prove_zero`` on the residual and on it with (inverse) hyperbolic functions written as exp and log, which the
+    rational and Gröbner methods handle (tried first when the residual has such functions)."""
+    rewrites = [lambda e: e.rewrite(sp.exp), lambda e: e.rewrite(sp.log), lambda e: e.rewrite(sp.exp).rewrite(sp.log)]
+    candidates = [rewrite(residual) for rewrite in rewrites]
+    hyperbolic = residual.has(sp.sinh, sp.cosh, sp.tanh, sp.coth, sp.asinh, sp.acosh, sp.atanh, sp.acoth)
+    ordered = [*candidates, residual] if hyperbolic else [residual, *candidates]
+    first = None
+    for candidate in dict.fromkeys(ordered):
+        proof = prove_zero(candidate, relations=relations)
         if proof.holds:
-            break
-        rewritten = rewrite(residual)
-        if rewritten != residual:
-            attempt = prove_zero(rewritten, relations=relations)
-            proof = attempt if attempt.holds else proof
-    return proof
+            return proof
+        first = first or proof
+    return first
 
 
 def _draw(symbol: sp.Symbol, rng: random.Random) -> mpmath.mpf:
