@@ -23,7 +23,7 @@ from . import (
     uv_model,
 )
 
-__all__ = ["ENTRY_POINT_GROUP", "get", "names", "register"]
+__all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "get", "names", "register"]
 
 ENTRY_POINT_GROUP = "layerwise_linear_flows.models"
 
@@ -39,6 +39,8 @@ _MODULES = (
     deep_linear_whitened,
     lambda_balanced,
 )
+BUILTIN: tuple[str, ...] = tuple(m.MODEL.name for m in _MODULES)
+"""The names of the package's own models."""
 _REGISTRY: dict[str, Model] = {m.MODEL.name: m.MODEL for m in _MODULES}
 _installed_loaded = False
 
