@@ -197,12 +197,11 @@ def checkers_section(records: Sequence[Record]) -> str:
 def _paper_heading(paper: PaperInfo) -> list[str]:
     link = f", \\texttt{{{text_latex(paper.url)}}}" if paper.url else ""
     source = f"{text_latex(', '.join(paper.authors))}. {text_latex(paper.venue)} {paper.year}{link}."
-    return [f"\\section{{{text_latex(paper.title)}}}", f"{source} Claims registered as \\texttt{{{text_latex(paper.key)}}}."]
+    registered = f"Claims registered as \\texttt{{{text_latex(paper.key)}}}."
+    return [f"\\section{{{text_latex(paper.title)}}}", f"{source} {registered}"]
 
 
-def _paper_section(
-    paper: PaperInfo, records: Sequence[Record], models: Mapping[str, Model], rendered: set[str]
-) -> str:
+def _paper_section(paper: PaperInfo, records: Sequence[Record], models: Mapping[str, Model], rendered: set[str]) -> str:
     parts = _paper_heading(paper)
     names = [name for name in paper.models if name in models]
     if names:

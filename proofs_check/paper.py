@@ -331,7 +331,8 @@ class Paper:
         if isinstance(statement, sp.logic.boolalg.BooleanAtom):
             raise ValueError(
                 f"claim {claim.id}: the statement evaluated to {statement} when it was built (SymPy decides "
-                "Eq(lhs, rhs) on construction when lhs - rhs is a number); build it with sp.Eq(lhs, rhs, evaluate=False)"
+                "Eq(lhs, rhs) on construction when lhs - rhs is a number); build it with "
+                "sp.Eq(lhs, rhs, evaluate=False)"
             )
         if not isinstance(statement, (sp.Basic, sp.MatrixBase)):
             raise TypeError(

@@ -27,7 +27,8 @@ def format_table(records: Sequence[Record]) -> str:
     def lines(cells: tuple[str, str, str, str]) -> list[str]:
         claim_id, status, method, seconds = cells
         wrapped = textwrap.wrap(method, method_w, break_on_hyphens=False) or [""]
-        first = GAP.join([claim_id.ljust(id_w), status.ljust(status_w), wrapped[0].ljust(method_w), seconds.rjust(sec_w)])
+        cells = [claim_id.ljust(id_w), status.ljust(status_w), wrapped[0].ljust(method_w), seconds.rjust(sec_w)]
+        first = GAP.join(cells)
         indent = " " * (id_w + status_w + 2 * len(GAP))
         return [first, *(indent + part for part in wrapped[1:])]
 

@@ -44,7 +44,8 @@ class ClaimText:
         """The report view of a claim whose check did not finish: its statement is not built here (that may be
         what hung)."""
         text = f"(statement not built: {why})"
-        latex = f"\\paragraph{{\\texttt{{{text_latex(claim.id)}}}}} {text_latex(claim.citation.reference)}. {text_latex(text)}"
+        heading = f"\\paragraph{{\\texttt{{{text_latex(claim.id)}}}}} {text_latex(claim.citation.reference)}."
+        latex = f"{heading} {text_latex(text)}"
         return cls(claim.id, claim.citation, text, latex, tuple(str(a) for a in claim.assumptions))
 
 

@@ -53,7 +53,7 @@ def erratum(
     printed_outcome = decide(printed, substitute, conditions)
     outcome = Outcome.erratum(printed_outcome, decide(corrected, substitute, conditions), str(printed), str(corrected))
     if printed_outcome.status is Status.PROVED:
-        detail = f"claim {claim_id}: corrected= is given but the printed statement is true (proved), so it is no erratum"
+        detail = f"claim {claim_id}: corrected= is given but the printed statement is proved true, so it is no erratum"
         return Outcome.error(f"{detail}; {outcome.detail}")
     return outcome
 
@@ -76,7 +76,8 @@ def _equality(statement: sp.Equality, substitute: Substitute, conditions: Sequen
         if not proof.holds:
             witness = sample_counterexample(left, right, conditions)
             if witness is not None:
-                return Outcome.refuted(f"numeric counterexample ({DIGITS} digits)", witness, f"residual {proof.residual}")
+                method = f"numeric counterexample ({DIGITS} digits)"
+                return Outcome.refuted(method, witness, f"residual {proof.residual}")
             return Outcome.error(
                 f"undecided: no exact method proved lhs - rhs = 0 (residual {proof.residual}) and no counterexample "
                 f"was found at {SAMPLES} sampled points"

@@ -53,7 +53,8 @@ def _load_installed(name: str, entry: metadata.EntryPoint) -> list[Paper]:
     try:
         found = papers_in(entry.load())
     except Exception as exc:
-        raise ValueError(f"installed paper {name!r} ({entry.value}) failed to load: {type(exc).__name__}: {exc}") from exc
+        why = f"{type(exc).__name__}: {exc}"
+        raise ValueError(f"installed paper {name!r} ({entry.value}) failed to load: {why}") from exc
     if not found:
         raise ValueError(f"installed paper {name!r} ({entry.value}) provides no proofs_check.Paper")
     return found

@@ -6,13 +6,19 @@ spec's reading, marked [uncertain form] in every claim that uses it.
 
 from __future__ import annotations
 
-import numpy as np
 import sympy as sp
 
 from derivations import models
 from derivations.lambda_balanced import SYMBOLS as L
-from proofs_check.checkers import aligned_full_flow, all_of, closed_form_error, deferred, derivation_steps
-from proofs_check.checkers import free_algebra_zero, identities
+from proofs_check.checkers import (
+    aligned_full_flow,
+    all_of,
+    closed_form_error,
+    deferred,
+    derivation_steps,
+    free_algebra_zero,
+    identities,
+)
 from proofs_check.claims import Outcome
 from proofs_check.paper import Paper
 
@@ -152,6 +158,8 @@ PAPER.claim(
 
 
 def _modes_error():
+    import numpy as np
+
     cases = [
         ({"S": np.array([1.5, 0.3])}, {"a": np.array([0.2, 1.1]), "b": np.array([0.9, 1.3])}),
         ({"S": np.array([0.8, -0.4])}, {"a": np.array([1.2, 0.5]), "b": np.array([0.3, -0.2])}),

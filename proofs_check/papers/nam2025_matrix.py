@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-import numpy as np
 import sympy as sp
 
 from derivations import models
@@ -22,7 +21,13 @@ from proofs_check.claims import Outcome
 from proofs_check.papers.nam2025 import PAPER
 
 SIZES = ((3, 2, 2), (2, 3, 2), (2, 2, 3))
-TABLE_MODELS = ("linear_model", "diagonal_linear_network", "deep_linear_whitened", "lambda_balanced", "two_layer_scalar")
+TABLE_MODELS = (
+    "linear_model",
+    "diagonal_linear_network",
+    "deep_linear_whitened",
+    "lambda_balanced",
+    "two_layer_scalar",
+)
 
 
 # ---------------------------------------------------------------- App. C.3: flow and conservation
@@ -174,6 +179,8 @@ def _row_check(row: ModeRow) -> Callable[[], Outcome]:
 
 # ---------------------------------------------------------------- Fig. 6a: the lazy/rich map
 def _lazy_rich() -> Outcome:
+    import numpy as np
+
     from numerics.lazy_rich import lazy_rich_map
 
     lambdas = np.array([-9.0, -6.0, -3.0, 0.0, 3.0, 6.0, 9.0])

@@ -4,7 +4,6 @@ et al. 2025 (App. C.3, eqs 12, 46â€“56; spec ``shared/spec/models-nam2025.md`` Â
 
 from __future__ import annotations
 
-import numpy as np
 import sympy as sp
 
 from derivations import models
@@ -73,6 +72,8 @@ PAPER.claim(
 
 
 def _modes_error():
+    import numpy as np
+
     rng = np.random.default_rng(5)
     cases = [
         ({"S": np.array([1.5, 0.2])}, {"a": np.array([0.1, 0.9]), "b": np.array([0.1, 0.4])}),

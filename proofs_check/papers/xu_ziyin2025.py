@@ -9,7 +9,6 @@ The power-activation claims are in ``xu_ziyin2025_power``, the phase diagram in 
 
 from __future__ import annotations
 
-import numpy as np
 import sympy as sp
 
 from derivations import models
@@ -44,7 +43,9 @@ g = PAPER.symbol("g", "g", gamma * sp.sqrt(eta_u * eta_w) * (gamma * a * uw - b)
 p = PAPER.symbol("p_i", "p_i", sp.sqrt(eta_w) * u + sp.sqrt(eta_u) * w, real=True)
 q = PAPER.symbol("q_i", "q_i", sp.sqrt(eta_w) * u - sp.sqrt(eta_u) * w, real=True)
 P, Q, S_pq = (PAPER.symbol(n, latex, positive=True) for n, latex in (("P", "P"), ("Q", "Q"), ("S_pq", "S")))
-phi, theta, B = (PAPER.symbol(n, latex, positive=True) for n, latex in (("varphi", r"\varphi"), ("theta", r"\theta"), ("B", "B")))
+phi, theta, B = (
+    PAPER.symbol(n, latex, positive=True) for n, latex in (("varphi", r"\varphi"), ("theta", r"\theta"), ("B", "B"))
+)
 R = sp.sqrt(P * Q)
 
 # ---------------------------------------------------------------- §1: flow and the rank-1 effect
@@ -75,6 +76,8 @@ PAPER.claim(
 
 
 def _rank_one_numeric() -> Measurement:
+    import numpy as np
+
     from numerics import trajectory
 
     rng = np.random.default_rng(11)
@@ -412,6 +415,8 @@ PAPER.claim(
 
 
 def _theorem1_error() -> Measurement:
+    import numpy as np
+
     rng = np.random.default_rng(23)
     cases = [
         (
@@ -426,7 +431,9 @@ def _theorem1_error() -> Measurement:
 PAPER.experiment(
     "sec2.theorem1.numeric",
     _theorem1_error,
-    quantity=PAPER.symbol("err_closed_ode", r"\max_t \lVert x_{\mathrm{closed}} - x_{\mathrm{ODE}}\rVert/\lVert x\rVert"),
+    quantity=PAPER.symbol(
+        "err_closed_ode", r"\max_t \lVert x_{\mathrm{closed}} - x_{\mathrm{ODE}}\rVert/\lVert x\rVert"
+    ),
     tolerance=1e-25,
     where=spec("§2 (Theorem 1)"),
     assume=("both sides of the fixed point", "mpmath.odefun, 30 digits"),

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-import numpy as np
 import sympy as sp
 
 from proofs_check.checkers import all_of, derivation_steps, identities
@@ -52,12 +51,14 @@ def _table_row(key: str) -> Callable[[], Outcome]:
     def check() -> Outcome:
         import importlib
 
+        import numpy as np
+
         from derivations import scaling
 
         phases = importlib.import_module("numerics.phase")  # the module (numerics.phase is also a function)
 
         p, phase, width_sweep = phases.PARAMETRIZATIONS[key], phases.phase, phases.width_sweep
-        TABLE_WIDTHS, TABLE_SEEDS, QUANTITIES, TOLERANCE = (  # noqa: N806 - read at run time (tests patch them)
+        TABLE_WIDTHS, TABLE_SEEDS, QUANTITIES, TOLERANCE = (  # read at run time: tests patch them
             phases.TABLE_WIDTHS,
             phases.TABLE_SEEDS,
             phases.QUANTITIES,

@@ -8,13 +8,12 @@ added to ``proofs_check.papers.xu_ziyin2025.PAPER``.
 
 from __future__ import annotations
 
-import numpy as np
 import sympy as sp
 
 from derivations.models.power_activation import V, a, b, eta_u, eta_w, gamma, power_activation, u, w
 from proofs_check.checkers import all_of, derivation_steps
 from proofs_check.paper import Measurement
-from proofs_check.papers.xu_ziyin2025 import PAPER, spec
+from proofs_check.papers.xu_ziyin2025 import PAPER
 
 SOURCE = "paper eqs 30, 33–35 per a secondary summary"
 BETAS = (1, 2, 3)
@@ -111,6 +110,8 @@ PAPER.claim(
 
 def _reduction_error() -> Measurement:
     """The β >= 3 reduction (1-D clock ODE on the neuron curves) against the full derived flow (DOP853)."""
+    import numpy as np
+
     from numerics import trajectory
     from numerics.power_activation import reduced_trajectory
 
