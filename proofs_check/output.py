@@ -51,7 +51,7 @@ class Progress:
         if stream.isatty():
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, file=stream, unit="claim", dynamic_ncols=True, leave=False)
+            self.bar = tqdm(total=total, file=stream, unit="claim", dynamic_ncols=True, leave=False, mininterval=0)
 
     def __call__(self, done: int, total: int, record: Record) -> None:
         if self.bar is not None:

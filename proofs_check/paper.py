@@ -321,6 +321,8 @@ class Paper:
     def _add(self, claim: Claim) -> Claim:
         if not callable(claim._given["statement"]):
             claim.statement  # noqa: B018 - an eager statement is validated at once
+        if not callable(claim._given["corrected"]):
+            claim.corrected  # noqa: B018
         self._claims[claim.id] = claim
         return claim
 

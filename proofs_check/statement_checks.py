@@ -151,8 +151,8 @@ def sample_counterexample(
     An equation ``Eq(x**n, e)`` or ``Eq(x, e)`` among the conditions defines ``x`` (the root its assumptions allow);
     the other conditions are imposed by rejection."""
     lhs, rhs, conditions = _solve_definitions(sp.sympify(lhs), sp.sympify(rhs), list(conditions))
-    symbols = sorted(sp.sympify(lhs - rhs).free_symbols.union(*(c.free_symbols for c in conditions)), key=str)
-    if any(isinstance(f, sp.core.function.AppliedUndef) for f in sp.sympify(lhs - rhs).atoms(sp.Function)):
+    symbols = sorted(lhs.free_symbols.union(rhs.free_symbols, *(c.free_symbols for c in conditions)), key=str)
+    if any(isinstance(f, sp.core.function.AppliedUndef) for f in (lhs - rhs).atoms(sp.Function)):
         return None
     rng = random.Random(seed)
     with mpmath.workdps(DIGITS):
