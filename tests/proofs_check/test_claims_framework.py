@@ -126,7 +126,7 @@ def test_check_escape_hatch_and_text_statement() -> None:
     paper = toy_paper()
     claim = paper.claim("text", "anything a check decides", where="§7", check=lambda: Outcome.numeric("by hand"))
     assert run_check(claim).status is Status.NUMERIC
-    with pytest.raises(ValueError, match="toy2026.text2.*cannot be checked"):
+    with pytest.raises(ValueError, match=r"toy2026\.text2.*cannot be checked"):
         paper.claim("text2", "no check", where="§7")
 
 
@@ -136,8 +136,13 @@ def test_check_escape_hatch_and_text_statement() -> None:
 def test_experiment_compares_within_its_tolerance() -> None:
     paper = toy_paper()
     err = paper.symbol("err", r"\epsilon")
-    good = paper.experiment("good", lambda: Measurement([1e-9, 3e-9], "by sampling", "two runs"), quantity=err,
-                            tolerance=1e-8, where="Fig. 1")
+    good = paper.experiment(
+        "good",
+        lambda: Measurement([1e-9, 3e-9], "by sampling", "two runs"),
+        quantity=err,
+        tolerance=1e-8,
+        where="Fig. 1",
+    )
     outcome = run_check(good)
     assert outcome.status is Status.NUMERIC and outcome.method == "by sampling" and "3e-09" in outcome.detail
     bad = paper.experiment("bad", lambda: 0.5, quantity=err, expected=0.2, tolerance=0.1, where="Fig. 1")
@@ -166,17 +171,19 @@ def test_model_symbols_are_known() -> None:
     model = models.get("two_layer_scalar")
     paper = Paper("toy", "t", ("A",), "v", 2026, models=("two_layer_scalar",))
     a, b, S = (model.symbol(n) for n in ("a", "b", "S"))
-    assert run_check(paper.claim("ok", sp.Eq(a * b - S, -(S - b * a), evaluate=False), where="§1")).status is Status.PROVED
+    assert (
+        run_check(paper.claim("ok", sp.Eq(a * b - S, -(S - b * a), evaluate=False), where="§1")).status is Status.PROVED
+    )
 
 
 def test_shape_mismatch_names_the_claim() -> None:
     paper = toy_paper()
-    with pytest.raises(ValueError, match="toy2026.shape: the two sides of the Eq have different shapes"):
+    with pytest.raises(ValueError, match=r"toy2026\.shape: the two sides of the Eq have different shapes"):
         paper.claim("shape", sp.Eq(sp.Matrix([[x, y]]), sp.Matrix([x, y]), evaluate=False), where="§1")
 
 
 def test_statement_decided_by_sympy_on_construction_is_refused() -> None:
-    with pytest.raises(ValueError, match="toy2026.eager.*evaluate=False"):
+    with pytest.raises(ValueError, match=r"toy2026\.eager.*evaluate=False"):
         toy_paper().claim("eager", sp.Eq(x, x + 1), where="§1")
 
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from proofs_check import Paper, Registry
 from proofs_check.claims import Outcome
 from proofs_check.cli import build_parser, main
@@ -153,7 +154,7 @@ def test_progress_bar_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pyt
     assert "3/3" not in capsys.readouterr().out
 
 
-USER_FILE = '''
+USER_FILE = """
 import sympy as sp
 from proofs_check import Paper
 
@@ -163,7 +164,7 @@ paper.claim("square", sp.Eq((x + y) ** 2, x**2 + 2 * x * y + y**2), where="§1")
 paper.claim("amgm", x**2 + y**2 >= 2 * x * y, where="§2")
 paper.claim("wrong", sp.Eq((x - y) ** 2, x**2 + y**2), where="§3")
 paper.claim("misprint", sp.Eq(x * (x + 1), x**2), where="§4", corrected=sp.Eq(x * (x + 1), x**2 + x))
-'''
+"""
 
 
 def test_user_file_is_checked_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
