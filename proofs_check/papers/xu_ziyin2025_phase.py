@@ -162,7 +162,10 @@ PAPER.claim(
     "phase.balanced",
     "B is largest at balanced learning rates η_u σ_w² = η_w σ_u² (only η_u/η_w matters)",
     where=spec("§4.1"),
-    assume=("law of large numbers for P, Q; also exactly at finite width with σ² replaced by |u₀|²/d, |w₀|²/d",),
+    assume=(
+        "law of large numbers for P, Q; also exactly at finite width with σ² replaced by |u₀|²/d, |w₀|²/d",
+        NO_EQUATION,
+    ),
     check=lambda: derivation_steps(_derivation(), ["4.1.ratio", "4.1.balanced", "4.1.balanced.exact"])(),
 )
 for _key in TABLE:

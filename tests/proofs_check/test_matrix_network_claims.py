@@ -21,7 +21,8 @@ SLOW = {
 
 MATRIX_PREFIXES = (
     "nam2025.appC3.",
-    "nam2025.sec6.ntk_",
+    "nam2025.sec6.ntk_table",
+    "nam2025.sec6.ntk_gram",
     "nam2025.sec6.kernel",
     "nam2025.fig6a.",
     "nam2025.sec7.table.",

@@ -15,8 +15,10 @@ ERRATA = {"nam2025.appH.gamma0", "nam2025.remark4.delta0"}
 MATRIX = {
     c.id
     for c in load_papers(["nam2025"]).claims("nam2025")
-    if ".appC3." in c.id or ".sec6.ntk_" in c.id or ".table." in c.id or "kernel_distance" in c.id
+    if c.id.startswith(("nam2025.appC3.", "nam2025.sec6.ntk_table", "nam2025.sec6.ntk_gram", "nam2025.sec7.table."))
+    or "kernel_distance" in c.id
 }
+"""The matrix-network claims, tested in test_matrix_network_claims."""
 
 
 @pytest.fixture(scope="module")

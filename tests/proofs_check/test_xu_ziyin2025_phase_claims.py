@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from fractions import Fraction
 
 import pytest
 
-import numerics.phase
 from numerics.phase import PARAMETRIZATIONS
 from proofs_check.claims import Status
 from proofs_check.papers import load_papers
@@ -40,8 +40,9 @@ def test_a_missed_table_exponent_is_refuted(paper, monkeypatch):
     p = PARAMETRIZATIONS["ntk"]
     wrong = dataclasses.replace(p, predicted={**p.predicted, "dK/K": Fraction(-1, 2)})
     monkeypatch.setitem(PARAMETRIZATIONS, "ntk", wrong)
-    monkeypatch.setattr(numerics.phase, "TABLE_WIDTHS", (100, 400, 1600))
-    monkeypatch.setattr(numerics.phase, "TABLE_SEEDS", range(200))
+    phases = importlib.import_module("numerics.phase")  # the module: numerics.phase is also a function
+    monkeypatch.setattr(phases, "TABLE_WIDTHS", (100, 400, 1600))
+    monkeypatch.setattr(phases, "TABLE_SEEDS", range(200))
     outcome = run_check(paper["phase.table.ntk"])
     assert outcome.status is Status.REFUTED
     assert set(outcome.counterexample) == {"dK/K"}
