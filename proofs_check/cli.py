@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 
 from proofs_check.claims import Claim, Registry, Status
-from proofs_check.output import Progress, check_destinations
+from proofs_check.output import Progress, check_destinations, load_timings, save_timings
 from proofs_check.paper import PaperInfo
 from proofs_check.report import format_details, format_table, summary_line, to_json
 from proofs_check.runner import Record, default_jobs, run_claims
@@ -207,9 +207,10 @@ def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
             find_pdflatex()  # before the checks, so that a missing TeX is reported at once
         progress = Progress(sys.stderr, len(claims))
         try:
-            records = run_claims(claims, progress, jobs=args.jobs, timeout=args.timeout)
+            records = run_claims(claims, progress, jobs=args.jobs, timeout=args.timeout, expected=load_timings())
         finally:
             progress.close()
+        save_timings(records)
         keys = list(dict.fromkeys(r.claim.citation.paper for r in records))
         papers, models = [registry.paper(k).info for k in keys], _models(registry, keys)
     out = sys.stderr if args.json == "-" else sys.stdout

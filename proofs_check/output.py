@@ -2,13 +2,43 @@
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
 from proofs_check.runner import Record
 
-__all__ = ["Progress", "check_destination", "check_destinations"]
+__all__ = ["Progress", "check_destination", "check_destinations", "load_timings", "save_timings", "timings_path"]
+
+
+def timings_path() -> Path:
+    """Where the seconds each claim took in the last run are kept (they order the next run, longest first)."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "layerwise-linear-flows" / "claim-seconds.json"
+
+
+def load_timings() -> dict[str, float]:
+    """Claim id → seconds of the last run; empty if there is none or it cannot be read."""
+    try:
+        data = json.loads(timings_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): float(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def save_timings(records: Sequence[Record]) -> None:
+    """Merge the records' seconds into the timings file (best effort: a cache that cannot be written is skipped)."""
+    merged = {**load_timings(), **{r.claim.id: round(r.seconds, 3) for r in records}}
+    path = timings_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(merged, sort_keys=True), encoding="utf-8")
+        temporary.replace(path)  # atomic, so concurrent runs never read a half-written file
+    except OSError:
+        return
 
 
 def check_destination(option: str, path: str, suffix: str | None = None) -> None:

@@ -36,7 +36,8 @@ class ClaimText:
         try:
             statement, latex = str(claim.statement), claim.latex()
         except Exception as exc:  # the statement's own error is what the report must show
-            statement = latex = f"(statement not available: {type(exc).__name__}: {exc})"
+            statement = f"(statement not available: {type(exc).__name__}: {exc})"
+            latex = f"\\paragraph{{\\texttt{{{text_latex(claim.id)}}}}} {text_latex(statement)}"
         return cls(claim.id, claim.citation, statement, latex, tuple(str(a) for a in claim.assumptions))
 
     @classmethod
@@ -82,8 +83,10 @@ class Record:
 
 
 def run_check(claim: Claim) -> Outcome:
-    """Call ``claim.check``; an exception or a non-Outcome return value becomes an ERROR outcome."""
+    """Build the statement (bad use is an error of the claim), then call ``claim.check``; an exception or a
+    non-Outcome return value becomes an ERROR outcome."""
     try:
+        claim.statement, claim.corrected  # noqa: B018 - raise ValueError naming the claim on bad use
         outcome = claim.check()
     except Exception as exc:
         return Outcome.error(f"{type(exc).__name__}: {exc}")
@@ -99,14 +102,21 @@ def _execute(claim: Claim) -> Record:
 
 
 Progress = Callable[[int, int, Record], None]
+UNKNOWN_SECONDS = 1.0
+"""Expected duration of a claim never timed before (for the order of dispatch)."""
 
 
 def run_claims(
-    claims: Sequence[Claim], progress: Progress | None = None, jobs: int = 1, timeout: float | None = None
+    claims: Sequence[Claim],
+    progress: Progress | None = None,
+    jobs: int = 1,
+    timeout: float | None = None,
+    expected: Mapping[str, float] | None = None,
 ) -> list[Record]:
     """Check each claim; records come back in the order of ``claims``. ``progress(k, n, record)`` is called as the
     k-th check finishes. ``jobs`` worker processes run the checks when ``jobs > 1`` or ``timeout`` (seconds per
-    claim) is set; otherwise they run in this process, one after the other."""
+    claim) is set, longest ``expected`` seconds (by claim id, e.g. from the last run) first; otherwise they run in
+    this process, one after the other."""
     if not (isinstance(jobs, int) and jobs >= 1):
         raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
     if timeout is not None and not timeout > 0:
@@ -118,7 +128,9 @@ def run_claims(
             if progress is not None:
                 progress(k, len(claims), records[-1])
         return records
-    return _Pool(claims, min(jobs, max(len(claims), 1)), timeout).run(progress)
+    known = dict(expected or {})
+    order = sorted(range(len(claims)), key=lambda i: -known.get(claims[i].id, UNKNOWN_SECONDS))
+    return _Pool(claims, min(jobs, max(len(claims), 1)), timeout).run(progress, order)
 
 
 def _serve(claims: Sequence[Claim], connection: Connection) -> None:
@@ -159,8 +171,8 @@ class _Pool:
         self.claims, self.jobs, self.timeout = claims, jobs, timeout
         self.context = multiprocessing.get_context("fork")
 
-    def run(self, progress: Progress | None) -> list[Record]:
-        pending = list(range(len(self.claims)))[::-1]
+    def run(self, progress: Progress | None, order: Sequence[int]) -> list[Record]:
+        pending = list(order)[::-1]
         records: dict[int, Record] = {}
         workers = [_Worker(self.context, self.claims) for _ in range(self.jobs)]
         try:

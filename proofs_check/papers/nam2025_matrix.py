@@ -220,6 +220,9 @@ def _lazy_rich() -> Outcome:
     return Outcome.numeric("GD on the full matrices (4000 steps, lr 0.01) and the aligned closed form", detail)
 
 
+PAPER.symbol("s", "s")  # the mode of spec §7's table
+
+
 @cache
 def _row(model: str) -> ModeRow:
     return {row.model: row for row in unification_rows()}[model]

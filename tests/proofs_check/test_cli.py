@@ -33,6 +33,14 @@ def registry_of(*entries: tuple[str, Outcome]) -> Registry:
     return Registry(papers.values())
 
 
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The timings cache of each test in a directory of its own (not the user's)."""
+    path = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(path))
+    return path
+
+
 GOOD = registry_of(("p1.a", PROVED), ("p1.b", NUMERIC), ("p2.a", PROVED))
 ONE_JOB = ["--jobs", "1"]
 
@@ -101,6 +109,12 @@ def test_help_names_the_console_script(monkeypatch: pytest.MonkeyPatch) -> None:
     assert build_parser().format_usage().startswith("usage: proofs-check")
     monkeypatch.setattr(sys, "argv", ["/x/proofs_check/__main__.py"])
     assert build_parser().format_usage().startswith("usage: python -m proofs_check")
+
+
+def test_timings_are_kept_for_the_next_run(cache_dir: Path) -> None:
+    assert main(ONE_JOB, registry=GOOD) == 0
+    stored = json.loads((cache_dir / "layerwise-linear-flows" / "claim-seconds.json").read_text())
+    assert set(stored) == {"p1.a", "p1.b", "p2.a"}
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
