@@ -229,3 +229,23 @@ def test_module_entry_point_exits_with_main_code() -> None:
     result = subprocess.run(argv, capture_output=True, text=True, check=False, env=ENV)
     assert result.returncode == 2
     assert "unknown paper(s) 'nosuch'" in result.stderr
+
+
+def test_the_example_file_outside_the_package(tmp_path: Path) -> None:
+    """``python -m proofs_check examples/your_own_paper.py --json out.json``: the README's example, in a fresh
+    process, with the expected statuses, and its claims in the LaTeX report."""
+    out, tex = tmp_path / "out.json", tmp_path / "out.tex"
+    argv = [sys.executable, "-m", "proofs_check", str(REPO / "examples" / "your_own_paper.py")]
+    argv += ["--json", str(out), "--latex", str(tex), "--jobs", "2"]
+    result = subprocess.run(argv, capture_output=True, text=True, env=ENV, cwd=tmp_path, check=False)
+    assert result.returncode == 1, result.stderr  # one claim is refuted on purpose
+    statuses = {c["id"]: c["status"] for c in json.loads(out.read_text())["claims"]}
+    assert statuses == {
+        "smith2026.balance": "proved",
+        "smith2026.descent": "proved",
+        "smith2026.norm": "refuted",
+        "smith2026.flow": "erratum",
+        "smith2026.converges": "numerically-supported",
+    }
+    text = tex.read_text()
+    assert r"\label{model:chain3}" in text and r"\dot a_i" in text and "smith2026.converges" in text
