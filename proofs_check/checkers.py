@@ -8,7 +8,6 @@ import mpmath
 import sympy as sp
 
 from derivations.derivation import Derivation
-from derivations.proof import prove_zero
 from proofs_check.claims import Outcome
 from proofs_check.paper import Measurement
 
@@ -18,39 +17,24 @@ __all__ = [
     "closed_form_error",
     "deferred",
     "derivation_steps",
-    "erratum",
     "free_algebra_zero",
     "identities",
-    "sampled",
 ]
-
-Point = Mapping[sp.Symbol, mpmath.mpf]
-Sampler = Callable[[int], Point]
 
 
 def identities(
     residuals: Iterable[sp.Expr],
     relations: Sequence[sp.Expr] = (),
     substitutions: Mapping[sp.Basic, sp.Expr] | None = None,
-    sampler: Sampler | None = None,
 ) -> Callable[[], Outcome]:
-    """Every residual vanishes identically (exactly); otherwise refuted, with a sampled counterexample."""
+    """Every residual vanishes identically (exactly); otherwise refuted with a sampled counterexample, or an error
+    if no counterexample is found either (:func:`proofs_check.statement_checks.equal_sides`)."""
 
     def check() -> Outcome:
-        methods = []
-        for residual in residuals:
-            proof = prove_zero(residual, relations=relations, substitutions=substitutions)
-            if not proof.holds:
-                if sampler is not None:
-                    expr = sp.sympify(residual).subs(dict(substitutions or {})).doit()
-                    point = counterexample(expr, sampler)
-                    if point is not None:
-                        return Outcome.refuted(
-                            "numeric counterexample (30 digits)", point, f"residual {proof.residual}"
-                        )
-                return Outcome.refuted("exact normal form", {}, f"non-zero residual: {proof.residual}")
-            methods.append(proof.method)
-        return Outcome.proved(", ".join(sorted(set(methods))))
+        from proofs_check.statement_checks import equal_sides
+
+        exprs = [sp.sympify(r).subs(dict(substitutions or {})).doit() for r in residuals]
+        return equal_sides(exprs, [sp.S.Zero] * len(exprs), relations)
 
     return check
 
@@ -79,22 +63,6 @@ def derivation_steps(derivation: Derivation, tags: Iterable[str]) -> Callable[[]
     return check
 
 
-def sampled(
-    predicate: Callable[[Point], bool], sampler: Sampler, n: int = 300, what: str = ""
-) -> Callable[[], Outcome]:
-    """Numeric support: ``predicate`` holds at ``n`` sampled points (30 digits), else a counterexample."""
-
-    def check() -> Outcome:
-        with mpmath.workdps(30):
-            for i in range(n):
-                point = sampler(i)
-                if not predicate(point):
-                    return Outcome.refuted("sampling (30 digits)", _strings(point), what)
-        return Outcome.numeric(f"sampling, {n} random cases (30 digits)", what)
-
-    return check
-
-
 def all_of(*checks: Callable[[], Outcome]) -> Callable[[], Outcome]:
     """Proved iff all are proved; numerically supported if the weakest is; else the first failure."""
 
@@ -109,30 +77,6 @@ def all_of(*checks: Callable[[], Outcome]) -> Callable[[], Outcome]:
         return Outcome.numeric(method, detail) if weakest == "numeric" else Outcome.proved(method, detail)
 
     return check
-
-
-def erratum(
-    printed: Callable[[], Outcome], corrected: Callable[[], Outcome], printed_text: str, corrected_text: str
-) -> Callable[[], Outcome]:
-    """The printed form must be refuted and the corrected one proved."""
-    return lambda: Outcome.erratum(printed(), corrected(), printed_text, corrected_text)
-
-
-def counterexample(expr: sp.Expr, sampler: Sampler, tries: int = 50) -> dict[str, str] | None:
-    """A sampled point where ``expr`` is clearly non-zero (30 digits), or None."""
-    with mpmath.workdps(30):
-        symbols = sorted(expr.free_symbols, key=str)
-        f = sp.lambdify(symbols, expr, modules="mpmath")
-        for i in range(tries):
-            point = sampler(i)
-            value = f(*(point[s] for s in symbols))
-            if abs(value) > mpmath.mpf(10) ** -20:
-                return {**_strings({s: point[s] for s in symbols}), "residual": mpmath.nstr(value, 10)}
-    return None
-
-
-def _strings(point: Mapping[object, object]) -> dict[str, str]:
-    return {str(k): mpmath.nstr(v, 12) if isinstance(v, mpmath.mpf) else str(v) for k, v in point.items()}
 
 
 def closed_form_error(

@@ -21,7 +21,7 @@ from derivations.proof import Proof, prove_zero
 from proofs_check.claims import Outcome, Status
 from proofs_check.z3_checks import inequality
 
-__all__ = ["SAMPLES", "decide", "erratum", "sample_counterexample"]
+__all__ = ["SAMPLES", "decide", "equal_sides", "erratum", "sample_counterexample"]
 
 SAMPLES = 400
 """Points tried when looking for a counterexample."""
@@ -70,9 +70,20 @@ def _equality(statement: sp.Equality, substitute: Substitute, conditions: Sequen
     conditions = [substitute(c) for c in conditions]
     # equations among the assumptions are side relations of the proof (Gröbner normal form)
     relations = [c.lhs - c.rhs for c in conditions if isinstance(c, sp.Equality)]
+    return equal_sides(lhs, rhs, relations, conditions)
+
+
+def equal_sides(
+    lhs: Sequence[sp.Expr],
+    rhs: Sequence[sp.Expr],
+    relations: Sequence[sp.Expr] = (),
+    conditions: Sequence[sp.Basic] = (),
+) -> Outcome:
+    """Proved if every ``lhs[k] - rhs[k]`` vanishes identically (given the polynomial ``relations``); refuted with a
+    sampled counterexample under ``conditions`` otherwise; an error (undecided) if neither."""
     methods = set()
     for left, right in zip(lhs, rhs, strict=True):
-        proof = _prove(left - right, relations)
+        proof = _prove(sp.sympify(left) - sp.sympify(right), relations)
         if not proof.holds:
             witness = sample_counterexample(left, right, conditions)
             if witness is not None:
