@@ -64,7 +64,7 @@ class PaperInfo:
 class Measurement:
     """What an experiment's ``measure`` returns: the measured value(s), how they were obtained, and details."""
 
-    value: float | Sequence[float]
+    value: float | Iterable[float]
     method: str = ""
     detail: str = ""
 
@@ -92,7 +92,11 @@ class Experiment(Claim):
     def _compare(self) -> Outcome:
         result = self.measure()
         measured = result if isinstance(result, Measurement) else Measurement(result)
-        values = [float(v) for v in (measured.value if isinstance(measured.value, Sequence) else [measured.value])]
+        value = measured.value.ravel() if hasattr(measured.value, "ravel") else measured.value  # NumPy arrays
+        try:  # one value, or any iterable of them
+            values = [float(v) for v in value]  # type: ignore[union-attr]
+        except TypeError:
+            values = [float(value)]  # type: ignore[arg-type]
         worst = max((abs(v - self.expected) for v in values), default=math.nan)
         method = measured.method or "numeric experiment"
         name = self.quantity.name

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 
+import numpy as np
 import pytest
 import sympy as sp
 
@@ -148,6 +149,8 @@ def test_experiment_compares_within_its_tolerance() -> None:
     bad = paper.experiment("bad", lambda: 0.5, quantity=err, expected=0.2, tolerance=0.1, where="Fig. 1")
     refuted = run_check(bad)
     assert refuted.status is Status.REFUTED and refuted.counterexample["err"] == "0.5"
+    array = paper.experiment("array", lambda: np.array([[0.1, -0.2]]), quantity=err, tolerance=0.3, where="Fig. 2")
+    assert run_check(array).status is Status.NUMERIC
     nan = paper.experiment("nan", lambda: float("nan"), quantity=err, tolerance=1.0, where="Fig. 1")
     assert run_check(nan).status is Status.REFUTED
     with pytest.raises(ValueError, match="tolerance"):
