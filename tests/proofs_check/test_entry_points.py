@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
 import pytest
 
 from derivations import models
-from derivations.model import Model
 from proofs_check.claims import Status
 from proofs_check.papers import load_papers
 from proofs_check.runner import run_claims
@@ -61,10 +61,10 @@ def test_installed_model_and_paper_are_found(plugin: Path) -> None:
 def test_register(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(models, "_REGISTRY", dict(models._REGISTRY))
     base = models.get("linear_model")
-    twin = Model(**{**base.__dict__, "name": "linear_twin"})
+    twin = dataclasses.replace(base, name="linear_twin")
     assert models.register(twin) is twin and models.get("linear_twin") is twin
     assert models.register(twin) is twin
     with pytest.raises(ValueError, match="already registered as 'linear_twin'"):
-        models.register(Model(**{**base.__dict__, "name": "linear_twin"}))
+        models.register(dataclasses.replace(base, name="linear_twin"))
     with pytest.raises(TypeError, match="Model"):
         models.register("linear_model")  # type: ignore[arg-type]
