@@ -143,3 +143,14 @@ def test_full_report_pdf(tmp_path):
     assert result.overfull == []
     statuses = {r.outcome.status for r in records}
     assert Status.ERROR not in statuses and Status.REFUTED not in statuses
+
+
+def test_a_user_paper_alone_compiles(tmp_path):
+    """A paper of a user's file: no package conventions, no model notes, still a valid document."""
+    require_pdflatex()
+    registry = fake_registry()
+    records = run_claims(registry.claims())
+    tex = document(records, [registry.paper("toy2024").info], include_uncited=False)
+    assert "Loss normalisation" not in tex
+    result = pdf.compile_pdf(tex, tmp_path / "user.pdf")
+    assert result.pages >= 1 and result.overfull == []
