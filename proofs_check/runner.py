@@ -2,7 +2,8 @@
 
 With ``jobs > 1`` or a ``timeout`` every check runs in a forked worker process (a worker keeps its caches across
 claims, so derived objects are computed once per worker); a check that overruns ``timeout`` seconds has its worker
-killed and is reported as an ERROR whose detail says "timeout", and a new worker takes its place.
+killed and is reported as an ERROR whose detail says "timeout", and a new worker takes its place. Where processes
+cannot be forked (Windows), the checks run in this process, without a timeout.
 """
 
 from __future__ import annotations
