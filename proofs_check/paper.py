@@ -204,10 +204,16 @@ class Paper:
             known |= {f"{name}_0" for name in model.state_names}
         return known
 
-    def _derived_symbols(self) -> set[str]:
-        """Names in the recorded closed-form derivations of the paper's models (statements may quote their steps)."""
-        steps = [s for m in self.model_objects() if m.solver is not None for s in m.closed_form.derivation.steps]
-        return {symbol.name for step in steps for symbol in step.relation.free_symbols}
+    def _unquoted(self, names: set[str]) -> set[str]:
+        """Those of ``names`` that no recorded closed-form derivation of the paper's models uses (statements may
+        quote derivation steps); derivations already computed are searched first, and the search stops early."""
+        solved = [m for m in self.model_objects() if m.solver is not None]
+        for model in sorted(solved, key=lambda m: "closed_form" not in vars(m)):
+            if not names:
+                break
+            steps = model.closed_form.derivation.steps
+            names = names - {symbol.name for step in steps for symbol in step.relation.free_symbols}
+        return names
 
     def symbol_names(self, expr: sp.Basic) -> dict[sp.Symbol, str]:
         """``symbol_names`` for ``sympy.latex``: the notation's LaTeX of each symbol of ``expr`` that has one."""
@@ -344,8 +350,7 @@ class Paper:
             raise TypeError(
                 f"claim {claim.id}: the statement must be a SymPy relation or text, got {type(statement).__name__}"
             )
-        unknown = {s.name for s in statement.free_symbols} - self.known_symbols()
-        unknown = sorted(unknown - self._derived_symbols()) if unknown else []
+        unknown = sorted(self._unquoted({s.name for s in statement.free_symbols} - self.known_symbols()))
         if unknown:
             raise ValueError(
                 f"claim {claim.id}: unknown symbol(s) {', '.join(unknown)} in the statement; declare them with "

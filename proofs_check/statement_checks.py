@@ -99,17 +99,21 @@ def equal_sides(
 
 def _prove(residual: sp.Expr, relations: Sequence[sp.Expr]) -> Proof:
     """``prove_zero`` on the residual and on it with (inverse) hyperbolic functions written as exp and log, which the
-    rational and Gröbner methods handle (tried first when the residual has such functions)."""
+    rational and Gröbner methods handle (tried first when the residual has such functions); the first failure is
+    returned if none closes."""
+    as_is = [lambda e: e]
     rewrites = [lambda e: e.rewrite(sp.exp), lambda e: e.rewrite(sp.log), lambda e: e.rewrite(sp.exp).rewrite(sp.log)]
-    candidates = [rewrite(residual) for rewrite in rewrites]
     hyperbolic = residual.has(sp.sinh, sp.cosh, sp.tanh, sp.coth, sp.asinh, sp.acosh, sp.atanh, sp.acoth)
-    ordered = [*candidates, residual] if hyperbolic else [residual, *candidates]
-    first = None
-    for candidate in dict.fromkeys(ordered):
+    first, tried = None, set()
+    for rewrite in [*rewrites, *as_is] if hyperbolic else [*as_is, *rewrites]:
+        candidate = rewrite(residual)
+        if candidate in tried:
+            continue
+        tried.add(candidate)
         proof = prove_zero(candidate, relations=relations)
         if proof.holds:
             return proof
-        first = first or proof
+        first = proof if first is None else first
     return first
 
 
