@@ -60,7 +60,7 @@ a_dot = paper.symbol("a_dot", r"\dot a_i", lambda: chain.unit_field[a])
 balance_dot = paper.symbol("C_dot", r"\tfrac{d}{dt}(a_i^2 - b_i^2)", lambda: d_dt(a**2 - b**2))
 norm_dot = paper.symbol("N_dot", r"\tfrac{d}{dt}(a_i^2 + b_i^2)", lambda: d_dt(a**2 + b**2))
 loss_dot = paper.symbol("L_dot", r"\dot{\mathcal L}", lambda: d_dt((S - theta) ** 2 / 2).subs(theta, a * b * c))
-gap = paper.symbol("gap", r"\lvert\theta(T) - S\rvert")
+gap = paper.symbol("gap", r"\lvert\theta(T) - S\rvert", nonnegative=True)
 
 # %% [markdown]
 # ## Five claims

@@ -171,7 +171,9 @@ def _modes_error():
 PAPER.experiment(
     "theorem2.numeric",
     _modes_error,
-    quantity=PAPER.symbol("err_modes", r"\max_t \lVert x_{\mathrm{closed}} - x_{\mathrm{ODE}}\rVert/\lVert x\rVert"),
+    quantity=PAPER.symbol(
+        "err_modes", r"\max_t \lVert x_{\mathrm{closed}} - x_{\mathrm{ODE}}\rVert/\lVert x\rVert", nonnegative=True
+    ),
     tolerance=1e-25,
     where=f"Theorem 2, App. F.1 ({VIA})",
     assume=("λ > 0, λ < 0, λ = 0, a0 = −b0", "mpmath.odefun, 30 digits"),

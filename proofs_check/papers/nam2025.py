@@ -369,7 +369,7 @@ PAPER.claim(
 
 # ---------------------------------------------------------------- numeric cross-check of Theorem 3
 rel_error = PAPER.symbol(
-    "err_closed_ode", r"\max_t \lVert x_{\mathrm{closed}} - x_{\mathrm{ODE}}\rVert / \lVert x\rVert"
+    "err_closed_ode", r"\max_t \lVert x_{\mathrm{closed}} - x_{\mathrm{ODE}}\rVert / \lVert x\rVert", nonnegative=True
 )
 
 

@@ -85,7 +85,9 @@ def _modes_error():
 PAPER.experiment(
     "appA.numeric",
     _modes_error,
-    quantity=PAPER.symbol("err_modes", r"\max_t \lVert x_{\mathrm{closed}} - x_{\mathrm{ODE}}\rVert/\lVert x\rVert"),
+    quantity=PAPER.symbol(
+        "err_modes", r"\max_t \lVert x_{\mathrm{closed}} - x_{\mathrm{ODE}}\rVert/\lVert x\rVert", nonnegative=True
+    ),
     tolerance=1e-25,
     where="App. A",
     assume=("balanced and unbalanced modes, ρ above and below a b", "mpmath.odefun, 30 digits"),

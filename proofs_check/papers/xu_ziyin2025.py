@@ -99,7 +99,7 @@ def _rank_one_numeric() -> Measurement:
 PAPER.experiment(
     "prop1.rank_one.numeric",
     _rank_one_numeric,
-    quantity=PAPER.symbol("sigma_2", r"\sigma_2(W(t) - W(0))/\lVert W(0)\rVert"),
+    quantity=PAPER.symbol("sigma_2", r"\sigma_2(W(t) - W(0))/\lVert W(0)\rVert", nonnegative=True),
     tolerance=1e-12,
     where=spec("§1 (Proposition 1)"),
 )
@@ -432,7 +432,7 @@ PAPER.experiment(
     "sec2.theorem1.numeric",
     _theorem1_error,
     quantity=PAPER.symbol(
-        "err_closed_ode", r"\max_t \lVert x_{\mathrm{closed}} - x_{\mathrm{ODE}}\rVert/\lVert x\rVert"
+        "err_closed_ode", r"\max_t \lVert x_{\mathrm{closed}} - x_{\mathrm{ODE}}\rVert/\lVert x\rVert", nonnegative=True
     ),
     tolerance=1e-25,
     where=spec("§2 (Theorem 1)"),

@@ -135,7 +135,9 @@ def _reduction_error() -> Measurement:
 PAPER.experiment(
     "power.reduction",
     _reduction_error,
-    quantity=PAPER.symbol("err_reduction", r"\max_t \lVert x_{\mathrm{reduced}} - x\rVert_\infty/\lVert x\rVert"),
+    quantity=PAPER.symbol(
+        "err_reduction", r"\max_t \lVert x_{\mathrm{reduced}} - x\rVert_\infty/\lVert x\rVert", nonnegative=True
+    ),
     tolerance=REDUCTION_TOLERANCE,
     where=where("power activation, β ≥ 3"),
     eq="33",
