@@ -221,21 +221,29 @@ def test_unsupported_model_is_reported_not_crashed(monkeypatch) -> None:
         conservation.reparametrization(NON_POLYNOMIAL.instance(2))
     (row,) = conservation.conservation_table([NON_POLYNOMIAL])
     assert row["counted"] is None and "not polynomial" in row["note"]
+    outcome = conservation_claims.completeness(NON_POLYNOMIAL)()
+    assert outcome.status is Status.ERROR and "not polynomial" in outcome.detail
     registry = {"exp_network": NON_POLYNOMIAL, "two_layer_scalar": models.get("two_layer_scalar")}
     monkeypatch.setattr(models, "names", lambda: list(registry))
     monkeypatch.setattr(models, "get", registry.__getitem__)
-    ids = [claim.id for claim in conservation_claims.claims()]
-    assert "marcotte2023.completeness.two_layer_scalar" in ids
-    assert not any("exp_network" in i for i in ids)
+    assert list(conservation_claims.skipped_models()) == ["exp_network"]
     assert "not polynomial" in conservation_claims.skipped_models()["exp_network"]
 
 
 def test_claims_are_proved() -> None:
-    claims = {claim.id: claim for claim in conservation_claims.claims()}
-    assert len(claims) == len(models.names()) + len(conservation_claims.LINEAR_CASES)
+    from proofs_check.papers import load_papers
+
+    claims = {claim.id: claim for claim in load_papers(["marcotte2023"]).claims()}
+    assert len(claims) == len(models.BUILTIN) + len(conservation_claims.LINEAR_CASES)
     for cid in ("completeness.two_layer_scalar", "completeness.diagonal_linear_network", "linear.d4_r3_c4"):
         outcome = claims[f"marcotte2023.{cid}"].check()
         assert outcome.status is Status.PROVED, outcome
+
+
+def test_a_wrong_count_is_refuted(monkeypatch) -> None:
+    counted = conservation_claims.count_laws_for_reparametrization
+    monkeypatch.setattr(conservation_claims, "count_laws_for_reparametrization", lambda *a: counted(*a) + 1)
+    assert conservation_claims.linear_count(2, 2, 2)().status is Status.REFUTED
 
 
 # ---------------------------------------------------------------- a law of the given loss only
