@@ -112,6 +112,11 @@ def flow_fields(instance: Instance, loss: str = "all") -> Fields:
 
     Raises :class:`UnsupportedModelError` if a component is not polynomial in the state."""
     variables = instance.variables
+    if loss == "all" and instance.model.regularizer is not None:
+        raise UnsupportedModelError(
+            f"{instance.model.name}: its loss has a regularizer, so it is not l(phi(theta)) and laws for every loss "
+            "do not apply (its own field: loss='given')"
+        )
     if loss == "all":
         rates = instance.learning_rates
         fields = tuple(tuple(rates[s] * sp.diff(f, s) for s in variables) for f in reparametrization(instance))
@@ -490,18 +495,12 @@ def laws_for_reparametrization(
 
 @cache
 def _model_laws(model: Model, degree: int, p: int, loss: str) -> tuple[ConservedLaw, ...]:
-    all_fields, variables = _model_fields(model, p, "all")
-    given_fields, _ = _model_fields(model, p, "given")
+    given_fields, variables = _model_fields(model, p, "given")
+    # a regularized flow is not in the span of the fields P grad(phi_j): it has only the laws of its own field
+    all_fields = _model_fields(model, p, "all")[0] if model.regularizer is None or loss == "all" else ()
     exprs = [c for fields in (all_fields, given_fields) for f in fields for c in f]
     selector = _Selector(_Sample.draw(exprs, variables, seed=1))
-    if model.regularizer is not None:
-        # the regularized flow is not in the span of the fields P grad(phi_j): laws for every loss of the network's
-        # coefficients are not laws of this model, only those of its own field are
-        if loss != "given":
-            raise UnsupportedModelError(f"{model.name} has a regularizer: only loss='given' laws are defined")
-        universal = []
-    else:
-        universal = _search(all_fields, variables, degree, _count(all_fields, variables), selector)
+    universal = _search(all_fields, variables, degree, _count(all_fields, variables), selector) if all_fields else []
     given = []
     if loss == "given" and (
         model.regularizer is not None

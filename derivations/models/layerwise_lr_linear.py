@@ -14,6 +14,8 @@ coordinate map :math:`a_i = \sqrt{\eta_w}\,u_i`, :math:`b_i = \sqrt{\eta_u}\,w_i
 
 from __future__ import annotations
 
+from functools import cache
+
 import sympy as sp
 
 from ..coordinate_map import CoordinateMap
@@ -74,6 +76,7 @@ P, Q = sp.symbols("P Q", positive=True)
 t = sp.Symbol("t", nonnegative=True)
 
 
+@cache
 def phi_riccati() -> tuple[RiccatiSolution, Derivation]:
     r"""The spec's one-dimensional variable :math:`\varphi = \sum_i p_i^2/\sqrt{PQ}` (§2.2), :math:`p_i =
     \sqrt{\eta_w}u_i + \sqrt{\eta_u}w_i`, :math:`P = \sum p_i(0)^2`, :math:`Q = \sum q_i(0)^2`,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from functools import cache
 
 import mpmath
 import sympy as sp
@@ -25,7 +26,7 @@ from derivations.model import Model
 from derivations.proof import prove_zero
 from proofs_check.claims import Outcome
 
-__all__ = ["appendix_h_checks", "paper_notation"]
+__all__ = ["appendix_h_checks", "derived_sums", "paper_notation"]
 
 
 def _express(summand: sp.Expr, sums: Mapping[sp.Symbol, sp.Expr], variables: tuple[sp.Symbol, ...]) -> sp.Expr:
@@ -56,6 +57,15 @@ def paper_notation(model: Model, cf: ClosedForm) -> dict[sp.Symbol, sp.Expr]:
     }
 
 
+def derived_sums(model: Model, cf: ClosedForm) -> dict[sp.Symbol, sp.Expr]:
+    r"""The derivation's sums in the paper's :math:`\Sigma_0`, :math:`\mathcal S_0` (the inverse of
+    ``paper_notation``'s linear identification)."""
+    notation = paper_notation(model, cf)
+    equations = [sp.Eq(H.Sigma0, notation[H.Sigma0]), sp.Eq(H.S0, notation[H.S0])]
+    (solution,) = sp.solve(equations, list(cf.sums), dict=True)
+    return solution
+
+
 def _printed(model: Model) -> dict[str, tuple[sp.Basic, str]]:
     """Each App. H formula as printed (paper notation), with the derived object it is compared with."""
     S, Z, theta = model.symbol("S"), model.symbol("Z"), model.symbol("theta")
@@ -64,18 +74,18 @@ def _printed(model: Model) -> dict[str, tuple[sp.Basic, str]]:
     Sigma0, S0, D0, g, gp, gm, t = H.Sigma0, H.S0, H.D0, H.gamma, H.gamma_plus, H.gamma_minus, H.t
     decay = sp.exp(-2 * D0 * t / Z)
     return {
-        "77": (sp.Eq(sp.Symbol(r"\dot a"), b * (S - theta) / Z), "flow of a"),
-        "78": (sp.Eq(sp.Symbol(r"\dot u"), (S - theta) * (a + b) / Z), "rate of u = a + b"),
-        "79–81": (sp.Eq(sp.Symbol(r"\dot\gamma"), 2 * (S - theta) * g / Z), "clock rate"),
+        "77": (sp.Eq(sp.Symbol("a_dot"), b * (S - theta) / Z), "flow of a"),
+        "78": (sp.Eq(sp.Symbol("u_dot"), (S - theta) * (a + b) / Z), "rate of u = a + b"),
+        "79–81": (sp.Eq(sp.Symbol("gamma_dot"), 2 * (S - theta) * g / Z), "clock rate"),
         "72–73": (sp.Eq(sp.Function("a")(t), (a0 + b0) / 2 * sp.sqrt(g) + (a0 - b0) / (2 * sp.sqrt(g))), "state a"),
         "82–85": (sp.Eq(theta, ((Sigma0 + S0) * g - (Sigma0 - S0) / g) / 2), "output along the clock"),
         "86–87": (
-            sp.Eq(sp.Symbol(r"\dot\gamma"), (-(Sigma0 + S0) * g**2 + 2 * S * g + (Sigma0 - S0)) / Z),
+            sp.Eq(sp.Symbol("gamma_dot"), (-(Sigma0 + S0) * g**2 + 2 * S * g + (Sigma0 - S0)) / Z),
             "clock ODE",
         ),
         "88": (sp.Eq(sp.Symbol("Delta"), 4 * (S**2 + Sigma0**2 - S0**2) / Z**2), "discriminant"),
         "76": (sp.Eq(gp, (S + D0) / (Sigma0 + S0)), "attracting root"),
-        "89–90": (sp.Eq(sp.Symbol(r"\dot\gamma"), -(Sigma0 + S0) / Z * (g - gp) * (g - gm)), "factorization"),
+        "89–90": (sp.Eq(sp.Symbol("gamma_dot"), -(Sigma0 + S0) / Z * (g - gp) * (g - gm)), "factorization"),
         "91–93": (sp.Eq(sp.Symbol("k"), 2 * D0 / Z), "rate (Sigma_0 + S_0)(gamma_+ - gamma_-) / Z = 2 D_0 / Z"),
         "94": (sp.Eq((g - gp) * (1 - gm) / ((g - gm) * (1 - gp)), decay), "integrated log form"),
         "74": (
@@ -154,6 +164,7 @@ def _sampler(model: Model, cf: ClosedForm) -> Callable[[int], dict[sp.Symbol, mp
     return sample
 
 
+@cache
 def appendix_h_checks(model: Model) -> dict[str, tuple[sp.Basic, Callable[[], Outcome]]]:
     """For every App. H tag, the printed formula and a check that it equals ``model``'s derived step: proved
     exactly, or refuted with a 30-digit counterexample."""

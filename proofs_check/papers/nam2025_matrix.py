@@ -221,6 +221,7 @@ def _lazy_rich() -> Outcome:
 
 
 PAPER.symbol("s", "s")  # the mode of spec §7's table
+PAPER.symbol("ell", r"\ell")  # its imbalance parameter
 
 
 @cache
