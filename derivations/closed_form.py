@@ -3,7 +3,7 @@ the precise reason why the pipeline stopped."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sympy as sp
 
@@ -34,8 +34,9 @@ class Unsolved:
 class ClosedForm:
     """Closed-form trajectories of one generic unit.
 
-    Evaluation order: ``sums`` (symbol → per-unit summand in the unit's initial values and parameters, summed
-    over all units), then ``clocks`` (symbol → the solution of its scalar ODE, whose coefficients may involve the
+    Evaluation order: ``coordinates`` (symbol → per-unit expression in the unit's initial values, e.g. the start
+    :math:`a_0 + b_0` of an eigen-coordinate), ``sums`` (symbol → per-unit summand in the unit's initial values and
+    parameters, summed over all units), then ``clocks`` (symbol → the solution of its scalar ODE, whose coefficients may involve the
     sums, the unit's initial values and the parameters), then ``state`` (state name → expression of one unit at
     time ``t`` in the initial values, sums, clocks and parameters).
 
@@ -57,13 +58,18 @@ class ClosedForm:
     condition: tuple[sp.Expr, ...] = ()
     general: Unsolved | None = None
     nonzero: tuple[sp.Expr, ...] = ()
+    coordinates: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
 
     @property
     def riccati(self) -> dict[sp.Symbol, RiccatiSolution]:
         """The clocks solved by the Riccati engine."""
         return {g: c for g, c in self.clocks.items() if isinstance(c, RiccatiSolution)}
 
+    def in_initial_values(self) -> dict[str, sp.Expr]:
+        """The state with the per-unit coordinates written in the initial values (clocks and sums kept)."""
+        return {name: expr.xreplace(self.coordinates) for name, expr in self.state.items()}
+
     def explicit(self) -> dict[str, sp.Expr]:
-        """The state with every Riccati clock replaced by its solution (sums kept as symbols)."""
+        """The state in the initial values with every Riccati clock replaced by its solution (sums kept)."""
         solutions = {g: sol.solution for g, sol in self.riccati.items()}
-        return {name: expr.xreplace(solutions) for name, expr in self.state.items()}
+        return {name: expr.xreplace(solutions) for name, expr in self.in_initial_values().items()}

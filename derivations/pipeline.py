@@ -48,6 +48,12 @@ from .separable import implicit_solution
 __all__ = ["KINDS", "classify", "solve"]
 
 KINDS = ("riccati", "separable", "time-dependent", "unsupported")
+KIND_TEXT = {
+    "riccati": "polynomial of degree at most 2 with coefficients free of t",
+    "separable": "autonomous and rational in its variable, not of degree at most 2",
+    "time-dependent": "its coefficients depend on t",
+    "unsupported": "not rational in its variable",
+}
 
 
 def solve(model: Model | str) -> ClosedForm | Unsolved:
@@ -86,8 +92,8 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
     d.extend(reduction.derivation)
     kind = classify(reduction.rhs, reduction.y, t)
     d.add(
-        sp.Eq(sp.Symbol("kind"), sp.Symbol(kind)),
-        f"classification of {reduction.y}' = {sp.sstr(reduction.rhs)}: {kind}",
+        sp.Eq(sp.Derivative(sp.Function(str(reduction.y))(t), t), reduction.rhs),
+        f"the scalar equation is {kind}: {KIND_TEXT[kind]}",
         verifier=lambda: _classified(reduction, t, kind),
         key="classify",
     )
@@ -109,8 +115,8 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
     notes = (
         f"reduction: {reduction.description}",
         *(
-            f"degenerate case {sp.sstr(c)}: {b} branch (covered by the stable form)"
-            for c, b in getattr(clock, "cases", {}).items()
+            f"degenerate case: the {b} branch (covered by the stable form)"
+            for b in getattr(clock, "cases", {}).values()
         ),
     )
     return ClosedForm(
@@ -125,6 +131,7 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
         condition=reduction.condition,
         general=general,
         nonzero=(*reduction.nonzero, *getattr(clock, "nonzero", ())),
+        coordinates=reduction.coordinates,
     )
 
 
@@ -251,7 +258,8 @@ def _structure_step(model: Model, structure: LinearStructure, d: Derivation, tag
     x = sp.Matrix(structure.states)
     step = Step(
         sp.Eq(sp.Symbol(r"\dot x"), sp.MatMul(structure.g * structure.A + structure.C, x, evaluate=False)),
-        f"the field is (g A + C) x with g = {structure.g}, A = {structure.A.tolist()}, C = {structure.C.tolist()}",
+        "the field is (g A + C) x: g the greatest common divisor of its non-constant part (sympy.gcd), A and C "
+        "constant",
         tags.get("eigen", ""),
         residual=sp.Add(*(c**2 for c in prove_structure(model, structure))),
         key="structure",
@@ -264,8 +272,8 @@ def _back_substitution_steps(model: Model, d: Derivation, reduction: ScalarReduc
     y, rhs = reduction.y, reduction.rhs
     t = sp.Symbol("t", nonnegative=True)
     along = {step.relation.lhs: step.relation.rhs for step in reduction.derivation.by_key("sums")}
-    along.update({model.symbol(n): e for n, e in reduction.state.items()})
-    for name, value in reduction.state.items():
+    along.update({model.symbol(n): e.xreplace(reduction.coordinates) for n, e in reduction.state.items()})
+    for name, value in ((n, e.xreplace(reduction.coordinates)) for n, e in reduction.state.items()):
         d.add(
             sp.Eq(sp.Derivative(sp.Function(name)(t), t), model.unit_field[model.symbol(name)]),
             f"check: {name}(t) along the solved {y} satisfies the flow",

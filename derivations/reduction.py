@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sympy as sp
 
@@ -70,8 +70,9 @@ class LinearStructure:
 class ScalarReduction:
     """A scalar ODE ``y' = rhs`` reached by a reduction, with what maps its solution back to the unit's state.
 
-    ``state`` expresses each state name through ``y`` (and ``t``), the initial values and the new ``sums``
-    (symbol → per-unit summand in the initial values); ``y0`` is the start of ``y``; ``condition`` lists per-unit
+    ``state`` expresses each state name through ``y`` (and ``t``), the initial values, the per-unit
+    ``coordinates`` (symbol → expression in the unit's initial values, e.g. chi_1(0) = a_0 + b_0) and the new
+    ``sums`` (symbol → per-unit summand in the initial values); ``y0`` is the start of ``y``; ``condition`` lists per-unit
     expressions in the initial values that must vanish (the invariant set); ``derivation`` the checked steps."""
 
     y: sp.Symbol
@@ -84,6 +85,7 @@ class ScalarReduction:
     description: str
     coupled: bool
     nonzero: tuple[sp.Expr, ...] = ()
+    coordinates: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
 
 
 def _coupling_sums(model: Model) -> dict[sp.Symbol, sp.Expr]:
@@ -219,11 +221,18 @@ def clock_reduction(
     for j in range(n):
         coordinate = (structure.L[j, :] * x)[0]
         d.add(
+            sp.Eq(sp.Symbol(f"chi_{j + 1}"), coordinate),
+            f"a left eigenvector of A (sympy eigenvects, normalized), eigenvalue {j + 1} of {n}",
+            tags.get("eigen", ""),
+            verifier=lambda j=j: _all_zero(structure.L[j, :] * structure.A - lam[j] * structure.L[j, :]),
+            key="eigen",
+        )
+        d.add(
             sp.Eq(
                 sp.Derivative(sp.Function(f"chi_{j + 1}")(t), t),
                 (lam[j] * structure.g + mu[j]) * sp.Symbol(f"chi_{j + 1}"),
             ),
-            f"chi_{j + 1} = {coordinate}: a left eigenvector of A (eigenvalue {lam[j]}); it grows at its own rate",
+            f"so chi_{j + 1} grows at its own rate",
             tags.get("eigen", ""),
             residual=model.unit_time_derivative(coordinate) - (lam[j] * structure.g + mu[j]) * coordinate,
             key="eigen",
@@ -244,8 +253,8 @@ def clock_reduction(
     to_gamma = {G: gamma ** (1 / e)}
     d.add(
         sp.Eq(gamma, (sp.Function(f"chi_{star + 1}")(t) / chi0[star]) ** e),
-        f"the clock: chi_{star + 1}, whose square enters the output positively, to the power {e}; gamma(0) = 1 and "
-        f"gamma' = {e} ({lam[star]} g + {mu[star]}) gamma",
+        f"the clock: chi_{star + 1} (whose square enters the output positively) relative to its start, to the power "
+        f"{e}, so gamma(0) = 1",
         tags.get("clock", ""),
         residual=sp.S.Zero,
         key="clock",
@@ -253,7 +262,7 @@ def clock_reduction(
     gamma_dot = e * (lam[star] * structure.g + mu[star]) * gamma
     d.add(
         sp.Eq(sp.Derivative(sp.Function(str(gamma))(t), t), gamma_dot),
-        f"the clock's rate, from chi_{star + 1}' = ({lam[star]} g + {mu[star]}) chi_{star + 1}",
+        f"the clock's rate, from the rate of chi_{star + 1}",
         tags.get("clock", ""),
         residual=sp.diff((sp.Symbol("X") / chi0[star]) ** e, sp.Symbol("X"))
         * (lam[star] * structure.g + mu[star])
@@ -282,7 +291,15 @@ def clock_reduction(
         )
     chi_init = {chi0[j]: (structure.L[j, :] * sp.Matrix(init))[0] for j in range(n)}
     x_t = structure.R * sp.Matrix([chi_t.get(j, 0) for j in range(n)]) + constant
-    state = {s.name: value.xreplace(chi_init) for s, value in zip(states, x_t, strict=True)}
+    state = dict(zip((s.name for s in states), x_t, strict=True))
+    for j in survivors:
+        d.add(
+            sp.Eq(chi0[j], chi_init[chi0[j]]),
+            f"the start of chi_{j + 1}, one per unit",
+            tags.get("state", ""),
+            residual=sp.S.Zero,
+            key="coordinates_init",
+        )
     for s in states:
         d.add(
             sp.Eq(sp.Function(s.name)(t), state[s.name]),
@@ -320,12 +337,20 @@ def clock_reduction(
         in_gamma[Q] = total
         d.add(
             sp.Eq(Q, total),
-            f"the sum {Q} along the clock, one unit's summand {q} at a time (so for every width): "
-            + ", ".join(f"{s} = sum over units of {v}" for s, v in new_sums.items() if str(s).startswith(f"{Q}[")),
+            f"the sum {Q} along the clock, one unit's summand at a time (so for every width), with the sums over the "
+            "units' initial values defined next",
             tags.get("sums", ""),
-            residual=q.xreplace(dict(zip(states, (v for v in state.values()), strict=True))) - total.xreplace(new_sums),
+            residual=q.xreplace({s: state[s.name] for s in states}).xreplace(chi_init) - total.xreplace(new_sums),
             key="sums",
         )
+        for symbol in (s for s in new_sums if str(s).startswith(f"{Q}[")):
+            d.add(
+                sp.Eq(symbol, sp.Sum(new_sums[symbol], (sp.Symbol("unit"), 1, sp.Symbol("p")))),
+                "a sum over the units of their initial values",
+                tags.get("sums", ""),
+                residual=sp.S.Zero,
+                key="sum_definition",
+            )
     rate_gamma = rate.xreplace(to_gamma) if per_unit else structure.g.xreplace(in_gamma)
     # collected in gamma with factored coefficients, so that (a_0 ± b_0)^2 stay squares (no cancellation)
     expanded = sp.expand(sp.powsimp(sp.expand(e * (lam[star] * rate_gamma + mu[star]) * gamma)))
@@ -345,7 +370,10 @@ def clock_reduction(
     # the eigen-decomposition divides by these parameter expressions: the closed form assumes them non-zero
     denominators = {sp.fraction(sp.together(v))[1] for v in (*structure.L, *structure.R)} | {lam[star]}
     nonzero = tuple(sorted((q for q in denominators if q.free_symbols), key=str))
-    return ScalarReduction(gamma, rhs, sp.S.One, state, new_sums, condition, d, description, not per_unit, nonzero)
+    coordinates = {chi0[j]: chi_init[chi0[j]] for j in survivors}
+    return ScalarReduction(
+        gamma, rhs, sp.S.One, state, new_sums, condition, d, description, not per_unit, nonzero, coordinates
+    )
 
 
 def _all_zero(entries: Iterable[sp.Expr]) -> Proof:

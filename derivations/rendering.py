@@ -109,6 +109,7 @@ def model_equations(model: Model | str, p: int = DISPLAY_WIDTH) -> ModelEquation
     if isinstance(model.solution, ClosedForm):
         t = model.closed_form.t
         closed = [sp.Eq(sp.Function(n)(t), e, evaluate=False) for n, e in model.closed_form.state.items()]
+        closed += [sp.Eq(s, e, evaluate=False) for s, e in model.closed_form.coordinates.items()]
     return ModelEquations(model, p, _parameters(model), network, _quantities(model), flow, conserved, note, closed)
 
 

@@ -134,7 +134,7 @@ def riccati_solution(
         derivation, poly, y, y0, t, (r_plus, r_minus, k), tags
     )
     derivation.add(
-        sp.Eq(sp.Derivative(yt, t) - rhs.subs(y, yt), 0),
+        sp.Eq(sp.Derivative(yt, t), rhs.subs(y, yt)),
         f"check: the solution satisfies the equation ({branch} branch)",
         residual=sp.diff(checked, t) - checked_rhs.subs(y, checked),
         relations=facts,
@@ -489,8 +489,7 @@ def _case_split(derivation: Derivation, poly: sp.Poly, y: sp.Symbol, y0: sp.Expr
             continue
         derivation.add(
             condition,
-            f"degenerate case: {branch} branch, the abstract case below with c2 = {sp.sstr(c2)}, "
-            f"c1 = {sp.sstr(c1)}, c0 = {sp.sstr(c0)}, {_Y0} = {sp.sstr(y0)}",
+            f"degenerate case: the {branch} branch, the abstract case below with the equation's own coefficients",
             residual=sp.S.Zero,
             key="case",
         )

@@ -40,6 +40,7 @@ class CompiledClosedForm:
     """Compiled callables of a closed form; each takes keyword arguments named by the model's symbols."""
 
     closed_form: ClosedForm
+    coordinates: dict[str, Callable[..., object]]
     sums: dict[str, Callable[..., object]]
     riccati: dict[str, tuple[Callable[..., object], ...]]
     implicit: dict[str, CompiledImplicit]
@@ -64,6 +65,7 @@ def compiled_closed_form(model: Model, backend: str = "numpy") -> CompiledClosed
             implicit[str(clock)] = CompiledImplicit.of(sol, backend)
     return CompiledClosedForm(
         solution,
+        {str(s): lambdified(e, backend) for s, e in solution.coordinates.items()},
         {str(s): lambdified(e, backend) for s, e in solution.sums.items()},
         riccati,
         implicit,
@@ -102,6 +104,7 @@ def closed_form_state(
     the model's init symbols) and the parameters."""
     env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
     shape = np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
+    env.update({name: apply(f, env, backend) for name, f in ccf.coordinates.items()})
     env = unit_sums(ccf.sums, env, backend)
     times = t.reshape(-1, 1, 1) if backend == "numpy" else np.asarray(t, dtype=object).reshape(-1, 1, 1)
     env["t"] = times

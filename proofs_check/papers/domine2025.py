@@ -110,7 +110,7 @@ def _two_derivations() -> list[sp.Expr]:
         (w_rhs.xreplace({L.w: L.w0 * gamma}) / L.w0).xreplace({L.w0: u0**2 / L.ell}).xreplace({L.ell: sp.Abs(u0 * v0)})
     )
     out = [in_clock - clock.rhs]
-    out += [balanced.state[n] - hyperbolic.state[n] for n in ("a", "b")]
+    out += [balanced.in_initial_values()[n] - hyperbolic.in_initial_values()[n] for n in ("a", "b")]
     return out
 
 

@@ -119,12 +119,13 @@ def _residuals(model: Model, cf: ClosedForm) -> dict[str, sp.Expr]:
     def rhs(tag: str) -> sp.Expr:
         return printed[tag].rhs.xreplace(notation).xreplace(to_clock)
 
-    state_at_limit = {n: e.xreplace({clock: roots[solution.r_plus]}) for n, e in cf.state.items()}
+    state = cf.in_initial_values()
+    state_at_limit = {n: e.xreplace({clock: roots[solution.r_plus]}) for n, e in state.items()}
     return {
         "77": field[a] - rhs("77"),
         "78": model.unit_time_derivative(a + b) - rhs("78"),
         "79–81": rate_step.relation.rhs - rhs("79–81"),
-        "72–73": cf.state["a"] - rhs("72–73"),
+        "72–73": state["a"] - rhs("72–73"),
         "82–85": along[model.symbol("theta")] - rhs("82–85"),
         "86–87": solution.rhs - rhs("86–87"),
         "88": solution.discriminant - rhs("88"),

@@ -404,7 +404,7 @@ def _abc_residuals() -> list[sp.Expr]:
             sp.sympify(c).xreplace(cf.sums).xreplace(abc_init) - sp.sympify(c).xreplace(cf.sums)
             for c in (clock.c2, clock.c1, clock.c0)
         ],
-        *[e.xreplace(abc_init) - C * e for e in cf.state.values()],
+        *[e.xreplace(abc_init) - C * e for e in cf.in_initial_values().values()],
         (gamma * uw).xreplace(abc) - gamma * uw,
         ntk.xreplace(abc) - ntk,
         weighted.xreplace(abc) - weighted,
