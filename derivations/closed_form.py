@@ -36,9 +36,9 @@ class ClosedForm:
 
     Evaluation order: ``coordinates`` (symbol → per-unit expression in the unit's initial values, e.g. the start
     :math:`a_0 + b_0` of an eigen-coordinate), ``sums`` (symbol → per-unit summand in the unit's initial values and
-    parameters, summed over all units), then ``clocks`` (symbol → the solution of its scalar ODE, whose coefficients may involve the
-    sums, the unit's initial values and the parameters), then ``state`` (state name → expression of one unit at
-    time ``t`` in the initial values, sums, clocks and parameters).
+    parameters, summed over all units), then ``clocks`` (symbol → the solution of its scalar ODE, whose
+    coefficients may involve the sums, the unit's initial values and the parameters), then ``state`` (state name →
+    expression of one unit at time ``t`` in the coordinates, initial values, sums, clocks and parameters).
 
     ``condition`` lists per-unit expressions in the initial values that must vanish for every unit (the invariant
     set on which the closed form holds; empty for every start); ``general`` then says why the pipeline could not

@@ -72,8 +72,9 @@ class ScalarReduction:
 
     ``state`` expresses each state name through ``y`` (and ``t``), the initial values, the per-unit
     ``coordinates`` (symbol → expression in the unit's initial values, e.g. chi_1(0) = a_0 + b_0) and the new
-    ``sums`` (symbol → per-unit summand in the initial values); ``y0`` is the start of ``y``; ``condition`` lists per-unit
-    expressions in the initial values that must vanish (the invariant set); ``derivation`` the checked steps."""
+    ``sums`` (symbol → per-unit summand in the initial values); ``y0`` is the start of ``y``; ``condition`` lists
+    per-unit expressions in the initial values that must vanish (the invariant set); ``derivation`` the checked
+    steps."""
 
     y: sp.Symbol
     rhs: sp.Expr

@@ -55,7 +55,7 @@ for _name, _latex in (
     PAPER.symbol(_name, _latex)
 
 
-def DERIVATION():  # noqa: N802 - read when a check runs, never at import
+def DERIVATION():
     """Theorem 2's derivation from the mode flow (``derivations.lambda_balanced.theorem2``)."""
     from derivations.lambda_balanced import theorem2
 

@@ -14,7 +14,7 @@ import sympy as sp
 
 from derivations import models
 from derivations.hyperbolic import SYMBOLS as H
-from proofs_check.checkers import all_of, closed_form_error, deferred, derivation_steps, identities
+from proofs_check.checkers import closed_form_error, deferred, derivation_steps, identities
 from proofs_check.claims import Outcome
 from proofs_check.paper import Paper
 
