@@ -43,7 +43,9 @@ class ClosedForm:
     ``condition`` lists per-unit expressions in the initial values that must vanish for every unit (the invariant
     set on which the closed form holds; empty for every start); ``general`` then says why the pipeline could not
     solve from every start. ``nonzero`` lists parameter expressions the derivation divides by (e.g. the clock's
-    eigenvalue); the closed form holds where none vanishes. ``derivation`` records how the closed form was obtained,
+    eigenvalue); the closed form holds where none vanishes. ``along`` gives each sum through which the units couple
+    along the clock (e.g. :math:`\theta = \theta^{[+1]}\gamma + \theta^{[-1]}/\gamma`), so that quantities need no
+    sum over the units. ``derivation`` records how the closed form was obtained,
     every step checked.
     """
 
@@ -59,6 +61,7 @@ class ClosedForm:
     general: Unsolved | None = None
     nonzero: tuple[sp.Expr, ...] = ()
     coordinates: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    along: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
 
     @property
     def riccati(self) -> dict[sp.Symbol, RiccatiSolution]:

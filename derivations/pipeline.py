@@ -132,6 +132,7 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
         general=general,
         nonzero=(*reduction.nonzero, *getattr(clock, "nonzero", ())),
         coordinates=reduction.coordinates,
+        along={s.relation.lhs: s.relation.rhs for s in reduction.derivation.by_key("sums")},
     )
 
 

@@ -8,7 +8,7 @@ closed form serves every width and batch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -25,14 +25,77 @@ from .evaluate import apply, unit_sums
 from .implicit import CompiledImplicit, implicit_mpmath, implicit_numpy
 from .riccati import riccati_mpmath, riccati_numpy
 
-__all__ = ["CompiledClosedForm", "closed_form_state", "compiled_closed_form"]
+__all__ = ["CompiledClosedForm", "Decomposed", "closed_form_numpy", "closed_form_state", "compiled_closed_form"]
 
 # A positive clock (gamma) is clipped to the normal float64 range: it only reaches 0 or inf in degenerate branches
 # (a sum of squares that vanishes), where the factor it multiplies is exactly zero.
 GAMMA_RANGE = (np.finfo(float).tiny, np.finfo(float).max)
+CHUNK = 1 << 16
+"""Values per array in one block of times: the temporaries of a block stay in the cache."""
 CONDITION_TOLERANCE = 1e-12
 """A start satisfies a closed form's condition if each expression is at most this times the unit's largest
 initial value in absolute value."""
+
+
+@dataclass(frozen=True)
+class Decomposed:
+    """Expressions written as signed sums of *products* ``coefficient * atom``: an atom depends on the clocks and
+    the time, a coefficient on the start or the unit (e.g. ``a = P_1 + P_2``, ``b = P_1 - P_2`` with
+    ``P_1 = (chi_1(0)/2) sqrt(gamma)``, ``P_2 = (chi_2(0)/2)/sqrt(gamma)``). The atoms are computed once per
+    (time, start) by one generated function with common subexpressions shared, each product once (also when
+    several outputs use it, with either sign), and the outputs are written in place into preallocated arrays."""
+
+    atoms: Callable[..., list]
+    atom_names: tuple[str, ...]
+    products: tuple[tuple[int, Callable[..., object]], ...]
+    terms: dict[str, tuple[tuple[int, int], ...]]
+
+    @classmethod
+    def of(cls, exprs: Mapping[str, sp.Expr], clocks: Sequence[sp.Symbol], t: sp.Symbol) -> Decomposed:
+        """Split each of ``exprs`` over the atoms (the factors of its terms that depend on ``clocks`` or ``t``)."""
+        atoms: list[sp.Expr] = []
+        products: list[tuple[int, sp.Expr]] = []
+        terms = {}
+        for name, expr in exprs.items():
+            groups: dict[sp.Expr, sp.Expr] = {}
+            for term in sp.Add.make_args(sp.expand(expr)):
+                coefficient, atom = term.as_independent(*clocks, t, as_Add=False)
+                groups[atom] = groups.get(atom, sp.S.Zero) + coefficient
+            signed = []
+            for atom, coefficient in groups.items():
+                if atom not in atoms:
+                    atoms.append(atom)
+                product = (atoms.index(atom), sp.factor(coefficient))
+                negated = (product[0], sp.factor(-coefficient))
+                if negated in products and product not in products:
+                    signed.append((products.index(negated), -1))
+                    continue
+                if product not in products:
+                    products.append(product)
+                signed.append((products.index(product), 1))
+            terms[name] = tuple(signed)
+        arguments = sorted(set().union(*(a.free_symbols for a in atoms)), key=str)
+        generated = sp.lambdify(arguments, atoms, modules="numpy", cse=True)
+        compiled = tuple((index, lambdified(coefficient, "numpy")) for index, coefficient in products)
+        return cls(generated, tuple(str(a) for a in arguments), compiled, terms)
+
+    def coefficients(self, env: Mapping[str, object]) -> list[np.ndarray]:
+        """The products' coefficients, evaluated once (per start or unit) from ``env``."""
+        return [np.asarray(apply(f, env, "numpy"), dtype=float) for _, f in self.products]
+
+    def evaluate(
+        self, env: Mapping[str, object], coefficients: Sequence[np.ndarray], out: Mapping[str, np.ndarray], where: slice
+    ) -> None:
+        """Write each expression at the times ``where`` into ``out[name][where]`` (the atoms from ``env``)."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            atoms = self.atoms(*(env[n] for n in self.atom_names))
+            values = [np.multiply(c, atoms[index]) for (index, _), c in zip(self.products, coefficients, strict=True)]
+            for name, terms in self.terms.items():
+                target = out[name][where]
+                (first, sign), *rest = terms
+                np.multiply(values[first], sign, out=target) if sign < 0 else np.copyto(target, values[first])
+                for index, sign in rest:
+                    (np.add if sign > 0 else np.subtract)(target, values[index], out=target)
 
 
 @dataclass(frozen=True)
@@ -48,6 +111,7 @@ class CompiledClosedForm:
     condition: tuple[Callable[..., object], ...]
     nonzero: tuple[Callable[..., object], ...]
     positive: frozenset[str]
+    kernel: Decomposed | None = None
 
 
 @cache
@@ -73,6 +137,10 @@ def compiled_closed_form(model: Model, backend: str = "numpy") -> CompiledClosed
         tuple(lambdified(c, backend) for c in solution.condition),
         tuple(lambdified(c, "numpy") for c in solution.nonzero),
         frozenset(str(g) for g in solution.clocks if g.is_positive),
+        Decomposed.of({**solution.state, **{str(q): e for q, e in solution.along.items()}}, list(solution.clocks),
+                      solution.t)
+        if backend == "numpy"
+        else None,
     )
 
 
@@ -120,6 +188,31 @@ def closed_form_state(
         env[name] = solver(implicit, env, times)
     full = (len(t), *shape[1:])
     return {n: np.broadcast_to(apply(f, env, backend), full) for n, f in ccf.state.items()}
+
+
+def closed_form_numpy(ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray) -> dict[str, np.ndarray]:
+    """The closed form in float64, evaluated in blocks of times (``CHUNK`` values per array), each block's clocks
+    and atoms computed once and the outputs written in place: the states (T, batch, p) and the coupling sums along
+    the clocks (T, batch, 1; the quantities then need no sum over the units)."""
+    env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
+    shape = np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
+    env.update({name: apply(f, env, "numpy") for name, f in ccf.coordinates.items()})
+    env = unit_sums(ccf.sums, env, "numpy")
+    clocks = {name: tuple(_coefficient(f, env, "numpy") for f in fns) for name, fns in ccf.riccati.items()}
+    sums = {str(q) for q in ccf.closed_form.along}
+    out = {n: np.empty((len(t), *shape[1:-1], 1 if n in sums else shape[-1])) for n in ccf.kernel.terms}
+    coefficients = ccf.kernel.coefficients(env)
+    step = max(1, CHUNK // max(1, int(np.prod(shape[1:]))))
+    for start in range(0, len(t), step):
+        where = slice(start, start + step)
+        local = dict(env, t=t[where].reshape(-1, 1, 1))
+        for name, (c2, c1, c0, y0) in clocks.items():
+            values = riccati_numpy(c2, c1, c0, y0, local["t"])
+            local[name] = np.clip(values, *GAMMA_RANGE) if name in ccf.positive else values
+        for name, implicit in ccf.implicit.items():
+            local[name] = implicit_numpy(implicit, local, local["t"])
+        ccf.kernel.evaluate(local, coefficients, out, where)
+    return out
 
 
 def _coefficient(f: Callable[..., object], env: Mapping[str, object], backend: str) -> object:

@@ -23,10 +23,13 @@ def apply(f: Callable[..., object], env: Mapping[str, object], backend: str) -> 
 def unit_sums(
     summands: Mapping[str, Callable[..., object]], env: Mapping[str, object], backend: str
 ) -> dict[str, object]:
-    """``env`` plus each sum over the unit axis (kept, of length 1), evaluated from its per-unit summand."""
+    """``env`` plus each sum over the unit axis (kept, of length 1), evaluated from its per-unit summand (a sum
+    already in ``env``, e.g. from a closed form along its clock, is kept)."""
     env = dict(env)
     shape = _shape(env)
     for name, summand in summands.items():
+        if name in env:
+            continue
         values = np.broadcast_to(apply(summand, env, backend), shape)
         env[name] = np.sum(np.asarray(values, dtype=float if backend == "numpy" else object), axis=-1, keepdims=True)
     return env

@@ -37,7 +37,8 @@ def _phi1_mpmath(x: mpmath.mpf) -> mpmath.mpf:
 def _compiled(backend: str) -> tuple[object, object]:
     """The engine's stable form and its rate split ``(alpha, beta) = ((k + c1)/2, (k - c1)/2)``, lambdified."""
     modules = [{"phi1": _phi1_numpy}, "numpy"] if backend == "numpy" else [{"phi1": _phi1_mpmath}, "mpmath"]
-    stable = sp.lambdify((C2, C0, Y0, T, K, ALPHA, BETA), stable_form(C2, C0, Y0, T, K), modules=modules)
+    # cse: e^{-kt} and t phi1(kt) appear in the numerator and the denominator, computed once
+    stable = sp.lambdify((C2, C0, Y0, T, K, ALPHA, BETA), stable_form(C2, C0, Y0, T, K), modules=modules, cse=True)
     split = sp.lambdify((C1, K), list(rate_split(C1, K)), modules=modules)
     return stable, split
 
@@ -50,8 +51,12 @@ def _discriminant(c2: object, c1: object, c0: object) -> object:
 
 
 def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """y(t) for ``y' = c2 y^2 + c1 y + c0``, broadcasting all arguments (float64; +inf past an overflow)."""
-    c2, c1, c0, y0, t = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (c2, c1, c0, y0, t)))
+    """y(t) for ``y' = c2 y^2 + c1 y + c0``, broadcasting all arguments (float64; +inf past an overflow).
+
+    The rate and its split are computed at the coefficients' own shape and only the time-dependent part at the
+    broadcast shape (a batch of starts times many times costs one pass per operation over the output)."""
+    c2, c1, c0, y0 = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (c2, c1, c0, y0)))
+    t = np.asarray(t, dtype=float)
     k = np.sqrt(_discriminant(c2, c1, c0))
     stable, split = _compiled("numpy")
     with np.errstate(all="ignore"):
@@ -59,7 +64,7 @@ def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
         big = np.where(c1 > 0, alpha_direct, beta_direct)
         small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)
         alpha, beta = np.where(c1 > 0, big, small), np.where(c1 > 0, small, big)
-        return stable(c2, c0, y0, t, k, alpha, beta)
+        return np.asarray(stable(c2, c0, y0, t, k, alpha, beta), dtype=float)
 
 
 def riccati_mpmath(c2: mpmath.mpf, c1: mpmath.mpf, c0: mpmath.mpf, y0: mpmath.mpf, t: mpmath.mpf) -> mpmath.mpf:

@@ -10,7 +10,7 @@ import numpy as np
 from derivations import models
 from derivations.model import Model
 
-from .closed_form import check_condition, closed_form_state, compiled_closed_form
+from .closed_form import check_condition, closed_form_numpy, closed_form_state, compiled_closed_form
 from .compiled import compiled, to_mpf
 from .evaluate import quantities
 from .integrate import gradient_descent, integrate_mpmath, integrate_scipy
@@ -82,7 +82,7 @@ def _closed_form(
     init_env = {str(model.init_symbol(n)): v for n, v in inputs.state.items()}
     check_condition(ccf, init_env, params_env)
     if backend == "numpy":
-        return closed_form_state(ccf, {**init_env, **params_env}, inputs.t, backend)
+        return closed_form_numpy(ccf, {**init_env, **params_env}, inputs.t)
     with mpmath.workdps(dps or 30):
         env = {
             k: (to_mpf(v) if isinstance(v, np.ndarray) else mpmath.mpf(v))
