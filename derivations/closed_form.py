@@ -44,9 +44,8 @@ class ClosedForm:
     set on which the closed form holds; empty for every start); ``general`` then says why the pipeline could not
     solve from every start. ``nonzero`` lists parameter expressions the derivation divides by (e.g. the clock's
     eigenvalue); the closed form holds where none vanishes. ``along`` gives each sum through which the units couple
-    along the clock (e.g. :math:`\theta = \theta^{[+1]}\gamma + \theta^{[-1]}/\gamma`), so that quantities need no
-    sum over the units. ``derivation`` records how the closed form was obtained,
-    every step checked.
+    along the clock (e.g. theta = theta[+1] gamma + theta[-1] / gamma), so that quantities need no
+    sum over the units. ``derivation`` records how the closed form was obtained, every step checked.
     """
 
     model: str
