@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from proofs_check.checkers import identities
 from proofs_check.claims import Status
 from proofs_check.papers import load_papers
 from proofs_check.papers import nam2025 as nam
