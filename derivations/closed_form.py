@@ -45,7 +45,9 @@ class ClosedForm:
     solve from every start. ``nonzero`` lists parameter expressions the derivation divides by (e.g. the clock's
     eigenvalue); the closed form holds where none vanishes. ``along`` gives each sum through which the units couple
     along the clock (e.g. theta = theta[+1] gamma + theta[-1] / gamma), so that quantities need no
-    sum over the units. ``derivation`` records how the closed form was obtained, every step checked.
+    sum over the units. ``initial_rates`` gives each clock's rate at the start from the initial values themselves
+    (no cancellation between the clock equation's coefficients). ``derivation`` records how the closed form was
+    obtained, every step checked.
     """
 
     model: str
@@ -61,6 +63,7 @@ class ClosedForm:
     nonzero: tuple[sp.Expr, ...] = ()
     coordinates: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
     along: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    initial_rates: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
 
     @property
     def riccati(self) -> dict[sp.Symbol, RiccatiSolution]:

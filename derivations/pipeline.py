@@ -133,6 +133,11 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
         nonzero=(*reduction.nonzero, *getattr(clock, "nonzero", ())),
         coordinates=reduction.coordinates,
         along={s.relation.lhs: s.relation.rhs for s in reduction.derivation.by_key("sums")},
+        initial_rates={
+            reduction.y: reduction.initial_rate
+            if reduction.initial_rate is not None
+            else reduction.rhs.xreplace({reduction.y: reduction.y0})
+        },
     )
 
 

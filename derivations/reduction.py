@@ -87,6 +87,7 @@ class ScalarReduction:
     coupled: bool
     nonzero: tuple[sp.Expr, ...] = ()
     coordinates: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    initial_rate: sp.Expr | None = None
 
 
 def _coupling_sums(model: Model) -> dict[sp.Symbol, sp.Expr]:
@@ -365,6 +366,18 @@ def clock_reduction(
         key="clock_ode",
     )
     condition = tuple((structure.L[j, :] * sp.Matrix(init))[0] for j in zero)
+    initial_rate = _initial_rate(
+        d,
+        structure,
+        (states, init),
+        (sums, new_sums, in_gamma),
+        rhs,
+        (e, lam[star], mu[star]),
+        (gamma, t),
+        per_unit,
+        condition,
+        tags,
+    )
     description = f"clock gamma = (chi_{star + 1}(t)/chi_{star + 1}(0))^{e}"
     if zero:
         description += " on the invariant set " + ", ".join(f"{c} = 0" for c in condition)
@@ -373,14 +386,78 @@ def clock_reduction(
     nonzero = tuple(sorted((q for q in denominators if q.free_symbols), key=str))
     coordinates = {chi0[j]: chi_init[chi0[j]] for j in survivors}
     return ScalarReduction(
-        gamma, rhs, sp.S.One, state, new_sums, condition, d, description, not per_unit, nonzero, coordinates
+        gamma,
+        rhs,
+        sp.S.One,
+        state,
+        new_sums,
+        condition,
+        d,
+        description,
+        not per_unit,
+        nonzero,
+        coordinates,
+        initial_rate,
     )
 
 
-def _all_zero(entries: Iterable[sp.Expr]) -> Proof:
-    """Proved iff every entry vanishes (each checked alone, so that each stays small)."""
+def _initial_rate(d, structure, unit, sums_, rhs, rates, symbols, per_unit, condition, tags) -> sp.Expr:
+    """The clock's rate at t = 0 from the start itself, e (lambda g(x(0)) + mu) with the coupling sums at t = 0
+    as new sums ``Q(0)`` of the units' initial values: no cancellation between the clock equation's coefficients
+    (which the numerics' increment form needs when the clock barely moves). Recorded and checked against the
+    clock equation at gamma = 1 (on the invariant set ``condition`` when there is one)."""
+    states, init = unit
+    sums, new_sums, in_gamma = sums_
+    e, lam, mu = rates
+    gamma, t = symbols
+    at_start = {s: i for s, i in zip(states, init, strict=True)}
+    if per_unit:
+        rate = e * (lam * structure.g.xreplace(at_start) + mu)
+        check = rate - rhs.xreplace({gamma: 1, t: 0})
+        d.add(
+            sp.Eq(sp.Derivative(sp.Function(str(gamma))(t), t).subs(t, 0), rate),
+            "the clock's rate at the start, from the unit's initial state",
+            tags.get("clock", ""),
+            residual=check,
+            key="initial_rate",
+        )
+        return rate
+    starts = {}
+    for Q, q in sums.items():
+        symbol = sp.Symbol(f"{Q}(0)", real=True)
+        new_sums[symbol] = q.xreplace(at_start)
+        starts[Q] = symbol
+    rate = e * (lam * structure.g.xreplace(starts) + mu)
+    along_at_start = {symbol: in_gamma[Q].xreplace({gamma: 1, t: 0}) for Q, symbol in starts.items()}
+    d.add(
+        sp.Eq(sp.Derivative(sp.Function(str(gamma))(t), t).subs(t, 0), rate),
+        "the clock's rate at the start, with the coupling sums of the initial values (sums defined next)",
+        tags.get("clock", ""),
+        verifier=lambda: _all_zero(
+            [
+                rate.xreplace(along_at_start) - rhs.xreplace({gamma: 1, t: 0}),
+                *(new_sums[s] - in_gamma[Q].xreplace({gamma: 1, t: 0}).xreplace(new_sums) for Q, s in starts.items()),
+            ],
+            condition,
+        ),
+        key="initial_rate",
+    )
+    for symbol in starts.values():
+        d.add(
+            sp.Eq(symbol, sp.Sum(new_sums[symbol], (sp.Symbol("unit"), 1, sp.Symbol("p")))),
+            "a sum over the units of their initial values",
+            tags.get("sums", ""),
+            residual=sp.S.Zero,
+            key="sum_definition",
+        )
+    return rate
+
+
+def _all_zero(entries: Iterable[sp.Expr], relations: Iterable[sp.Expr] = ()) -> Proof:
+    """Proved iff every entry vanishes (each checked alone, so that each stays small), given ``relations``."""
+    relations = tuple(relations)
     for entry in entries:
-        proof = prove_zero(entry)
+        proof = prove_zero(entry, relations=relations)
         if not (proof.holds and proof.exact):
             return proof
     return Proof(True, "entrywise", True)

@@ -9,7 +9,7 @@ closed form serves every width and batch.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 import mpmath
@@ -23,7 +23,7 @@ from derivations.riccati import RiccatiSolution
 from .compiled import lambdified
 from .evaluate import apply, unit_sums
 from .implicit import CompiledImplicit, implicit_mpmath, implicit_numpy
-from .riccati import riccati_mpmath, riccati_numpy
+from .riccati import riccati_increment, riccati_mpmath, riccati_numpy
 
 __all__ = ["CompiledClosedForm", "Decomposed", "closed_form_numpy", "closed_form_state", "compiled_closed_form"]
 
@@ -49,10 +49,19 @@ class Decomposed:
     atom_names: tuple[str, ...]
     products: tuple[tuple[int, Callable[..., object]], ...]
     terms: dict[str, tuple[tuple[int, int], ...]]
+    powers: tuple[tuple[dict[str, sp.Expr], sp.Expr], ...] | None = None
+    starts: dict[str, str] | None = None
 
     @classmethod
-    def of(cls, exprs: Mapping[str, sp.Expr], clocks: Sequence[sp.Symbol], t: sp.Symbol) -> Decomposed:
-        """Split each of ``exprs`` over the atoms (the factors of its terms that depend on ``clocks`` or ``t``)."""
+    def of(
+        cls,
+        exprs: Mapping[str, sp.Expr],
+        clocks: Sequence[sp.Symbol],
+        t: sp.Symbol,
+        starts: Mapping[str, str] | None = None,
+    ) -> Decomposed:
+        """Split each of ``exprs`` over the atoms (the factors of its terms that depend on ``clocks`` or ``t``);
+        ``starts`` names each expression's value at t = 0 (for the increment form)."""
         atoms: list[sp.Expr] = []
         products: list[tuple[int, sp.Expr]] = []
         terms = {}
@@ -77,25 +86,62 @@ class Decomposed:
         arguments = sorted(set().union(*(a.free_symbols for a in atoms)), key=str)
         generated = sp.lambdify(arguments, atoms, modules="numpy", cse=True)
         compiled = tuple((index, lambdified(coefficient, "numpy")) for index, coefficient in products)
-        return cls(generated, tuple(str(a) for a in arguments), compiled, terms)
+        powers = [_power_form(atom, clocks, t) for atom in atoms]
+        usable = None if any(p is None for p in powers) else tuple(powers)
+        return cls(generated, tuple(str(a) for a in arguments), compiled, terms, usable, dict(starts or {}))
 
     def coefficients(self, env: Mapping[str, object]) -> list[np.ndarray]:
         """The products' coefficients, evaluated once (per start or unit) from ``env``."""
         return [np.asarray(apply(f, env, "numpy"), dtype=float) for _, f in self.products]
 
     def evaluate(
-        self, env: Mapping[str, object], coefficients: Sequence[np.ndarray], out: Mapping[str, np.ndarray], where: slice
+        self,
+        env: Mapping[str, object],
+        coefficients: Sequence[np.ndarray],
+        out: Mapping[str, np.ndarray],
+        where: slice,
+        increments: Mapping[str, tuple[np.ndarray, np.ndarray]] | None = None,
     ) -> None:
-        """Write each expression at the times ``where`` into ``out[name][where]`` (the atoms from ``env``)."""
+        """Write each expression at the times ``where`` into ``out[name][where]`` (the atoms from ``env``).
+
+        ``increments`` (clock name → (start, increment ``y - y0``)) switch on the increment form where a clock
+        has moved by less than half its start: there ``x = x(0) + sum_m c_m (B_m - B_m(0))`` with
+        ``B_m - B_m(0) = B_m(0) expm1(sum_g p_g log1p(dy_g / y0_g) + nu t)``, which keeps the digits that the
+        direct sum loses to cancellation when the state barely moves (a lazy unit, a tiny target)."""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             atoms = self.atoms(*(env[n] for n in self.atom_names))
             values = [np.multiply(c, atoms[index]) for (index, _), c in zip(self.products, coefficients, strict=True)]
-            for name, terms in self.terms.items():
-                target = out[name][where]
-                (first, sign), *rest = terms
-                np.multiply(values[first], sign, out=target) if sign < 0 else np.copyto(target, values[first])
-                for index, sign in rest:
-                    (np.add if sign > 0 else np.subtract)(target, values[index], out=target)
+            self._combine(values, {name: out[name][where] for name in self.terms})
+            if not increments or self.powers is None:
+                return
+            near = np.any([np.abs(dy) < 0.5 * np.abs(y0) for y0, dy in increments.values()], axis=0)
+            if not np.any(near):
+                return
+            changes = [self._change(index, increments, env["t"]) for index, _ in self.products]
+            moved = [np.multiply(c, change) for c, change in zip(coefficients, changes, strict=True)]
+            scratch = {name: np.empty_like(out[name][where]) for name in self.terms}
+            self._combine(moved, scratch)
+            for name, value in scratch.items():
+                value += env[self.starts[name]]
+                np.copyto(out[name][where], value, where=np.broadcast_to(near, value.shape))
+
+    def _combine(self, values: Sequence[np.ndarray], targets: Mapping[str, np.ndarray]) -> None:
+        for name, terms in self.terms.items():
+            target = targets[name]
+            (first, sign), *rest = terms
+            np.multiply(values[first], sign, out=target) if sign < 0 else np.copyto(target, values[first])
+            for index, sign in rest:
+                (np.add if sign > 0 else np.subtract)(target, values[index], out=target)
+
+    def _change(self, index: int, increments: Mapping[str, tuple[np.ndarray, np.ndarray]], t: np.ndarray):
+        powers, drift = self.powers[index]
+        exponent = float(drift) * t if drift != 0 else 0.0
+        start = 1.0
+        for name, power in powers.items():
+            y0, dy = increments[name]
+            exponent = exponent + float(power) * np.log1p(dy / y0)
+            start = start * np.power(y0, float(power))
+        return start * np.expm1(exponent)
 
 
 @dataclass(frozen=True)
@@ -112,6 +158,7 @@ class CompiledClosedForm:
     nonzero: tuple[Callable[..., object], ...]
     positive: frozenset[str]
     kernel: Decomposed | None = None
+    initial_rates: dict[str, Callable[..., object]] = field(default_factory=dict)
 
 
 @cache
@@ -137,10 +184,15 @@ def compiled_closed_form(model: Model, backend: str = "numpy") -> CompiledClosed
         tuple(lambdified(c, backend) for c in solution.condition),
         tuple(lambdified(c, "numpy") for c in solution.nonzero),
         frozenset(str(g) for g in solution.clocks if g.is_positive),
-        Decomposed.of({**solution.state, **{str(q): e for q, e in solution.along.items()}}, list(solution.clocks),
-                      solution.t)
+        Decomposed.of(
+            {**solution.state, **{str(q): e for q, e in solution.along.items()}},
+            list(solution.clocks),
+            solution.t,
+            {**{n: str(s) for n, s in solution.init.items()}, **{str(q): f"{q}(0)" for q in solution.along}},
+        )
         if backend == "numpy"
         else None,
+        {str(g): lambdified(e, "numpy") for g, e in solution.initial_rates.items() if g in solution.riccati},
     )
 
 
@@ -190,6 +242,20 @@ def closed_form_state(
     return {n: np.broadcast_to(apply(f, env, backend), full) for n, f in ccf.state.items()}
 
 
+def _power_form(atom: sp.Expr, clocks: Sequence[sp.Symbol], t: sp.Symbol) -> tuple[dict[str, sp.Expr], sp.Expr] | None:
+    """``(powers, nu)`` with ``atom = prod_g g^p_g * exp(nu t)`` (``nu`` a number), or None."""
+    powers: dict[str, sp.Expr] = {}
+    drift = sp.S.Zero
+    for base, exponent in atom.as_powers_dict().items():
+        if base in clocks and exponent.is_number:
+            powers[str(base)] = exponent
+        elif isinstance(base, sp.exp) and exponent == 1 and (base.args[0] / t).is_number:
+            drift += base.args[0] / t
+        elif base is not sp.S.One:
+            return None
+    return powers, drift
+
+
 def closed_form_numpy(ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray) -> dict[str, np.ndarray]:
     """The closed form in float64, evaluated in blocks of times (``CHUNK`` values per array), each block's clocks
     and atoms computed once and the outputs written in place: the states (T, batch, p) and the coupling sums along
@@ -199,20 +265,56 @@ def closed_form_numpy(ccf: CompiledClosedForm, env: Mapping[str, object], t: np.
     env.update({name: apply(f, env, "numpy") for name, f in ccf.coordinates.items()})
     env = unit_sums(ccf.sums, env, "numpy")
     clocks = {name: tuple(_coefficient(f, env, "numpy") for f in fns) for name, fns in ccf.riccati.items()}
+    rates = {name: np.asarray(apply(f, env, "numpy"), dtype=float) for name, f in ccf.initial_rates.items()}
     sums = {str(q) for q in ccf.closed_form.along}
     out = {n: np.empty((len(t), *shape[1:-1], 1 if n in sums else shape[-1])) for n in ccf.kernel.terms}
+    clipped = np.zeros(shape[1:-1], dtype=bool)
     coefficients = ccf.kernel.coefficients(env)
     step = max(1, CHUNK // max(1, int(np.prod(shape[1:]))))
     for start in range(0, len(t), step):
         where = slice(start, start + step)
         local = dict(env, t=t[where].reshape(-1, 1, 1))
+        increments = {}
         for name, (c2, c1, c0, y0) in clocks.items():
             values = riccati_numpy(c2, c1, c0, y0, local["t"])
-            local[name] = np.clip(values, *GAMMA_RANGE) if name in ccf.positive else values
+            if name in rates:
+                increments[name] = (
+                    np.asarray(y0, dtype=float),
+                    riccati_increment(c2, c1, c0, y0, local["t"], rates[name]),
+                )
+            if name in ccf.positive:
+                clipped |= np.any(~((values > GAMMA_RANGE[0]) & (values < GAMMA_RANGE[1])), axis=(0, -1))
+                values = np.clip(values, *GAMMA_RANGE)
+            local[name] = values
         for name, implicit in ccf.implicit.items():
             local[name] = implicit_numpy(implicit, local, local["t"])
-        ccf.kernel.evaluate(local, coefficients, out, where)
+        ccf.kernel.evaluate(local, coefficients, out, where, increments)
+    out[OUT_OF_RANGE] = (
+        clipped | _extreme(env, shape) | np.any([~np.isfinite(v).all(axis=(0, -1)) for v in out.values()], axis=0)
+    )
     return out
+
+
+OUT_OF_RANGE = "__out_of_range__"
+"""Key of the starts (batch mask) whose float64 evaluation left the safe range (an overflowed or underflowed clock,
+a non-finite value, inputs beyond 1e±75): ``numerics.trajectory`` evaluates them again in mpmath."""
+SAFE = 1e75
+
+
+def _extreme(env: Mapping[str, object], shape: tuple[int, ...]) -> np.ndarray:
+    """Starts whose initial values or parameters (nonzero) lie beyond ``SAFE`` or below ``1/SAFE`` in magnitude,
+    where products of a few of them leave the float64 range."""
+    flags = np.zeros(shape[1:-1], dtype=bool)
+    for value in env.values():
+        if isinstance(value, str):
+            continue
+        magnitude = np.abs(np.asarray(value, dtype=float))
+        outside = (magnitude > SAFE) | ((magnitude > 0) & (magnitude < 1 / SAFE))
+        if outside.ndim >= 2:
+            flags |= np.any(np.broadcast_to(outside, shape), axis=(0, -1))
+        elif np.any(outside):
+            flags[...] = True
+    return flags
 
 
 def _coefficient(f: Callable[..., object], env: Mapping[str, object], backend: str) -> object:

@@ -15,8 +15,9 @@ import numpy as np
 import sympy as sp
 
 from derivations.riccati import ALPHA, BETA, rate_split, stable_form
+from derivations.special import phi1
 
-__all__ = ["riccati_mpmath", "riccati_numpy"]
+__all__ = ["increment_form", "riccati_increment", "riccati_mpmath", "riccati_numpy"]
 
 C2, C1, C0, Y0, T = sp.symbols("c2 c1 c0 y0 t", real=True)
 K = sp.Symbol("k", real=True)
@@ -33,18 +34,38 @@ def _phi1_mpmath(x: mpmath.mpf) -> mpmath.mpf:
     return mpmath.mpf(1) if x == 0 else -mpmath.expm1(-x) / x
 
 
+Q0 = sp.Symbol("q0", real=True)
+
+
+def increment_form() -> sp.Expr:
+    """``y(t) - y0`` from the stable form: its numerator is ``tau q(y0)`` (``alpha - beta = c1``), so the
+    increment is ``tau q0 / denominator`` with ``q0 = q(y0)`` the rate at the start, which a caller computes
+    without cancellation; ``tau = t phi1(kt)``."""
+    decay, tau = sp.symbols("E tau")
+    form = stable_form(C2, C0, Y0, T, K)
+    pieces = {sp.exp(-K * T): decay, T * phi1(K * T): tau}
+    numerator, denominator = sp.fraction(sp.together(form.subs(pieces) - Y0))
+    rate = sp.cancel(sp.expand(numerator.xreplace({ALPHA: BETA + C1})) / tau)
+    if sp.expand(rate - (C2 * Y0**2 + C1 * Y0 + C0)) != 0:
+        raise RuntimeError(f"the stable form's increment is not tau q(y0): {rate}")
+    return (tau * Q0 / denominator).xreplace({v: k for k, v in pieces.items()})
+
+
 @cache
-def _compiled(backend: str) -> tuple[object, object]:
-    """The engine's stable form and its rate split ``(alpha, beta) = ((k + c1)/2, (k - c1)/2)``, lambdified."""
+def _compiled(backend: str) -> tuple[object, object, object]:
+    """The engine's stable form, its rate split ``(alpha, beta) = ((k + c1)/2, (k - c1)/2)`` and its increment
+    ``y - y0 = tau q0 / denominator`` (``increment_form``), lambdified."""
     modules = [{"phi1": _phi1_numpy}, "numpy"] if backend == "numpy" else [{"phi1": _phi1_mpmath}, "mpmath"]
     # cse: e^{-kt} and t phi1(kt) appear in the numerator and the denominator, computed once
     stable = sp.lambdify((C2, C0, Y0, T, K, ALPHA, BETA), stable_form(C2, C0, Y0, T, K), modules=modules, cse=True)
     split = sp.lambdify((C1, K), list(rate_split(C1, K)), modules=modules)
-    return stable, split
+    increment = sp.lambdify((C2, Y0, T, K, BETA, Q0), increment_form(), modules=modules, cse=True)
+    return stable, split, increment
 
 
 def _discriminant(c2: object, c1: object, c0: object) -> object:
-    delta = c1**2 - 4 * c2 * c0
+    with np.errstate(over="ignore", invalid="ignore"):
+        delta = c1**2 - 4 * c2 * c0
     if np.any(delta < 0):
         raise ValueError("Riccati coefficients with negative discriminant (finite-time blow-up) are not supported")
     return delta
@@ -58,7 +79,7 @@ def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
     c2, c1, c0, y0 = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (c2, c1, c0, y0)))
     t = np.asarray(t, dtype=float)
     k = np.sqrt(_discriminant(c2, c1, c0))
-    stable, split = _compiled("numpy")
+    stable, split, _ = _compiled("numpy")
     with np.errstate(all="ignore"):
         alpha_direct, beta_direct = split(c1, k)
         big = np.where(c1 > 0, alpha_direct, beta_direct)
@@ -67,10 +88,27 @@ def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
         return np.asarray(stable(c2, c0, y0, t, k, alpha, beta), dtype=float)
 
 
+def riccati_increment(
+    c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray, t: np.ndarray, q0: np.ndarray
+) -> np.ndarray:
+    """``y(t) - y0`` in float64 from the rate at the start ``q0 = q(y0)`` (given, so computed without
+    cancellation): accurate to rounding relative to itself where ``y`` barely moves (``riccati_numpy`` minus
+    ``y0`` would cancel there)."""
+    c2, c1, c0, y0, q0 = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (c2, c1, c0, y0, q0)))
+    k = np.sqrt(_discriminant(c2, c1, c0))
+    _, split, increment = _compiled("numpy")
+    with np.errstate(all="ignore"):
+        alpha_direct, beta_direct = split(c1, k)
+        big = np.where(c1 > 0, alpha_direct, beta_direct)
+        small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)
+        beta = np.where(c1 > 0, small, big)
+        return np.asarray(increment(c2, y0, np.asarray(t, dtype=float), k, beta, q0), dtype=float)
+
+
 def riccati_mpmath(c2: mpmath.mpf, c1: mpmath.mpf, c0: mpmath.mpf, y0: mpmath.mpf, t: mpmath.mpf) -> mpmath.mpf:
     """The same solution for scalar mpmath numbers (at the current ``mpmath.mp.dps``)."""
     k = mpmath.sqrt(_discriminant(c2, c1, c0))
-    stable, split = _compiled("mpmath")
+    stable, split, _ = _compiled("mpmath")
     alpha_direct, beta_direct = split(c1, k)
     big = alpha_direct if c1 > 0 else beta_direct
     small = -c2 * c0 / big if big > 0 else mpmath.mpf(0)

@@ -10,7 +10,7 @@ import numpy as np
 from derivations import models
 from derivations.model import Model
 
-from .closed_form import check_condition, closed_form_numpy, closed_form_state, compiled_closed_form
+from .closed_form import OUT_OF_RANGE, check_condition, closed_form_numpy, closed_form_state, compiled_closed_form
 from .compiled import compiled, to_mpf
 from .evaluate import quantities
 from .integrate import gradient_descent, integrate_mpmath, integrate_scipy
@@ -82,13 +82,71 @@ def _closed_form(
     init_env = {str(model.init_symbol(n)): v for n, v in inputs.state.items()}
     check_condition(ccf, init_env, params_env)
     if backend == "numpy":
-        return closed_form_numpy(ccf, {**init_env, **params_env}, inputs.t)
-    with mpmath.workdps(dps or 30):
+        states = closed_form_numpy(ccf, {**init_env, **params_env}, inputs.t)
+        flagged = states.pop(OUT_OF_RANGE)
+        if np.any(flagged):
+            states = _in_extended_range(model, states, init_env, params_env, inputs.t, flagged)
+        return states
+    return _exact(model, init_env, params_env, inputs.t, dps or 30)
+
+
+def _exact(model: Model, init_env: dict, params_env: dict, t: np.ndarray, dps: int) -> dict[str, np.ndarray]:
+    """The closed form in mpmath at ``dps`` digits (object arrays of mpf, any exponent)."""
+    ccf = compiled_closed_form(model, "mpmath")
+    with mpmath.workdps(dps):
         env = {
             k: (to_mpf(v) if isinstance(v, np.ndarray) else mpmath.mpf(v))
             for k, v in {**init_env, **params_env}.items()
         }
-        return closed_form_state(ccf, env, to_mpf(inputs.t), backend)
+        return closed_form_state(ccf, env, to_mpf(t), "mpmath")
+
+
+def _in_extended_range(
+    model: Model, states: dict, init_env: dict, params_env: dict, t: np.ndarray, flagged: np.ndarray
+) -> dict[str, np.ndarray]:
+    """The starts whose float64 evaluation left the safe range, evaluated again in mpmath at 30 digits (whose
+    exponent range is unbounded) and rounded to float64; ``OverflowError`` if a value is beyond float64. The sums
+    along the clocks are dropped, so that the quantities are summed from the states."""
+    rows = np.flatnonzero(flagged)
+    pick = {k: (v[rows] if isinstance(v, np.ndarray) and v.ndim == 2 else v) for k, v in params_env.items()}
+    init = {k: v[rows] for k, v in init_env.items()}
+    rounded = _settled(model, init, pick, t)
+    out = {}
+    for name in model.state_names:
+        values = np.array(states[name], dtype=float)
+        if not np.all(np.isfinite(rounded[name])):
+            raise OverflowError(
+                f"the closed form of {model.name} reaches values beyond the float64 range (|x| > 1.8e308) for "
+                f"{name}: evaluate it with dps=30 for mpmath numbers"
+            )
+        values[:, rows] = rounded[name]
+        out[name] = values
+    return out
+
+
+EXACT_DIGITS = (30, 60, 120, 240, 480, 960)
+"""Working precisions tried, in turn, for starts whose float64 evaluation left the safe range."""
+
+
+def _settled(model: Model, init: dict, params: dict, t: np.ndarray) -> dict[str, np.ndarray]:
+    """The closed form rounded to float64 from mpmath at the first pair of consecutive precisions of
+    ``EXACT_DIGITS`` that agree to 1e-15 relative, element by element (a value that cancels needs more digits);
+    ``ArithmeticError`` if the last pair still disagrees."""
+    previous = None
+    for digits in EXACT_DIGITS:
+        exact = _exact(model, init, params, t, digits)
+        with mpmath.workdps(digits):
+            current = {n: np.array([float(x) for x in np.ravel(v)]).reshape(v.shape) for n, v in exact.items()}
+        if previous is not None and all(
+            np.all((current[n] == previous[n]) | (np.abs(current[n] - previous[n]) <= 1e-15 * np.abs(current[n])))
+            for n in model.state_names
+        ):
+            return current
+        previous = current
+    raise ArithmeticError(
+        f"the closed form of {model.name} does not settle to float64 accuracy at {EXACT_DIGITS[-1]} digits here; "
+        "use dps= for mpmath numbers"
+    )
 
 
 def _with_quantities(
