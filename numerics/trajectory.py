@@ -90,6 +90,13 @@ def _closed_form(
     return _exact(model, init_env, params_env, inputs.t, dps or 30)
 
 
+def _agree(history: list[dict[str, np.ndarray]], name: str) -> bool:
+    last, before, earlier = (h[name] for h in history[-1:-4:-1])
+    close = np.abs(last - before) <= 1e-15 * np.abs(last)
+    zero = (last == 0) & (before == 0) & (earlier == 0)
+    return bool(np.all(np.where(last == 0, zero, close)))
+
+
 def _exact(model: Model, init_env: dict, params_env: dict, t: np.ndarray, dps: int) -> dict[str, np.ndarray]:
     """The closed form in mpmath at ``dps`` digits (object arrays of mpf, any exponent)."""
     ccf = compiled_closed_form(model, "mpmath")
@@ -124,25 +131,22 @@ def _in_extended_range(
     return out
 
 
-EXACT_DIGITS = (30, 60, 120, 240, 480, 960)
+EXACT_DIGITS = (20, 40, 80, 160, 320, 640, 1280)
 """Working precisions tried, in turn, for starts whose float64 evaluation left the safe range."""
 
 
 def _settled(model: Model, init: dict, params: dict, t: np.ndarray) -> dict[str, np.ndarray]:
-    """The closed form rounded to float64 from mpmath at the first pair of consecutive precisions of
-    ``EXACT_DIGITS`` that agree to 1e-15 relative, element by element (a value that cancels needs more digits);
-    ``ArithmeticError`` if the last pair still disagrees."""
-    previous = None
+    """The closed form rounded to float64 from mpmath at rising precisions (``EXACT_DIGITS``) until consecutive
+    ones agree to 1e-15 relative, element by element (a value that cancels needs more digits); an element that is
+    0 must be 0 at three consecutive precisions (cancellation can give 0 at two). ``ArithmeticError`` if the
+    highest precision still does not settle."""
+    history: list[dict[str, np.ndarray]] = []
     for digits in EXACT_DIGITS:
         exact = _exact(model, init, params, t, digits)
         with mpmath.workdps(digits):
-            current = {n: np.array([float(x) for x in np.ravel(v)]).reshape(v.shape) for n, v in exact.items()}
-        if previous is not None and all(
-            np.all((current[n] == previous[n]) | (np.abs(current[n] - previous[n]) <= 1e-15 * np.abs(current[n])))
-            for n in model.state_names
-        ):
-            return current
-        previous = current
+            history.append({n: np.array([float(x) for x in np.ravel(v)]).reshape(v.shape) for n, v in exact.items()})
+        if len(history) >= 3 and all(_agree(history, n) for n in model.state_names):
+            return history[-1]
     raise ArithmeticError(
         f"the closed form of {model.name} does not settle to float64 accuracy at {EXACT_DIGITS[-1]} digits here; "
         "use dps= for mpmath numbers"
