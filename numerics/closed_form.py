@@ -125,30 +125,20 @@ class Decomposed:
                 value += env[self.starts[name]]
                 np.copyto(out[name][where], value, where=np.broadcast_to(near, value.shape))
 
-    def cancelling(
-        self, env: Mapping[str, object], coefficients: Sequence[np.ndarray], rates: Mapping[str, np.ndarray]
-    ) -> np.ndarray | None:
-        """Starts whose outputs, at the time in ``env``, are sums of products that cancel by more than a factor 64
-        while the output is not moving (``|x| + t |dx/dt|``, ``rates`` the clocks' ``y'/y``): there the float64
-        sum loses digits that the problem's conditioning does not excuse (a unit settling to a small value from
-        large terms), so those starts are evaluated again with more digits. None when the atoms are not powers of
-        the clocks."""
-        if self.powers is None:
-            return None
+    def cancelling(self, env: Mapping[str, object], coefficients: Sequence[np.ndarray]) -> np.ndarray:
+        """Starts whose outputs, at the time in ``env`` (the last one, where units have settled), are sums of
+        products that cancel by more than a factor 64: the float64 sum has lost digits there that a settled
+        state's conditioning does not excuse (a unit settling to a small value from large terms), so those starts
+        are evaluated again with more digits. (Mid-trajectory cancellation, at a sign change, is as ill-conditioned
+        as the problem there.)"""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             atoms = self.atoms(*(env[n] for n in self.atom_names))
             values = [np.multiply(c, atoms[index]) for (index, _), c in zip(self.products, coefficients, strict=True)]
-            speeds = []
-            for (index, _), value in zip(self.products, values, strict=True):
-                powers, drift = self.powers[index]
-                weight = float(drift) + sum(float(p) * rates[name] for name, p in powers.items())
-                speeds.append(value * weight)
             flags = []
             for terms in self.terms.values():
                 x = sum(sign * values[i] for i, sign in terms)
-                dx = sum(sign * speeds[i] for i, sign in terms)
                 bound = sum(np.abs(values[i]) for i, _ in terms)
-                flags.append(np.any(bound > 64 * (np.abs(x) + env["t"] * np.abs(dx)), axis=(0, -1)))
+                flags.append(np.any(~(bound <= 64 * np.abs(x)) & (bound > 0), axis=(0, -1)))
         return np.any(flags, axis=0)
 
     def _combine(self, values: Sequence[np.ndarray], targets: Mapping[str, np.ndarray]) -> None:
@@ -325,18 +315,13 @@ def closed_form_numpy(ccf: CompiledClosedForm, env: Mapping[str, object], t: np.
 
 
 def _settling_cancellation(ccf, env, clocks, coefficients, t) -> np.ndarray | bool:
-    """``Decomposed.cancelling`` at the last time (where units have settled), for Riccati clocks."""
+    """``Decomposed.cancelling`` at the last time, for Riccati clocks."""
     if not clocks or ccf.implicit or len(t) == 0:
         return False
     local = dict(env, t=np.asarray([[[float(np.max(t))]]]))
-    rates = {}
     for name, (c2, c1, c0, y0) in clocks.items():
-        y = riccati_numpy(c2, c1, c0, y0, local["t"])
-        local[name] = y
-        with np.errstate(all="ignore"):
-            rates[name] = (c2 * y + c1) + c0 / y
-    flags = ccf.kernel.cancelling(local, coefficients, rates)
-    return False if flags is None else flags
+        local[name] = riccati_numpy(c2, c1, c0, y0, local["t"])
+    return ccf.kernel.cancelling(local, coefficients)
 
 
 OUT_OF_RANGE = "__out_of_range__"

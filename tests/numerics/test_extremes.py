@@ -1,6 +1,6 @@
-"""Float64 closed forms at the extremes (issue 17): componentwise error against the 50-digit closed form, relative
-to the input's conditioning (the 50-digit change when the start is perturbed by 4 ulp), across scales from 1e-200
-to 1e150; and the reported reproducers."""
+"""Float64 closed forms at the extremes (issue 17): componentwise error against the closed form at 250 digits,
+relative to the input's conditioning (the high-precision change when the start is perturbed by 4 ulp), across
+scales from 1e-200 to 1e150; and the reported reproducers."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ FACTOR = 64
 TWO_LAYER = ["two_layer_scalar", "diagonal_linear_network", "layerwise_lr_linear", "uv_model", "lambda_balanced"]
 
 
-def exact(model: str, times, params: dict, init: dict, dps: int = 50) -> dict[str, np.ndarray]:
+def exact(model: str, times, params: dict, init: dict, dps: int = 250) -> dict[str, np.ndarray]:
+    """The closed form at ``dps`` digits: enough for the cancellation of terms up to 1e150 (the drawn scales)."""
     return trajectory(model, times, params, init, dps=dps)
 
 
@@ -32,7 +33,7 @@ def componentwise(model: str, times, params: dict, init: dict, seed: int) -> flo
     perturbed = {k: v * (1 + 4 * EPS * rng.choice((-1.0, 1.0), size=np.shape(v))) for k, v in init.items()}
     moved = exact(model, times, params, perturbed)
     worst = 0.0
-    with mpmath.workdps(50):
+    with mpmath.workdps(250):
         for name in models.get(model).state_names:
             for x, y, z in zip(np.ravel(got[name]), np.ravel(reference[name]), np.ravel(moved[name]), strict=True):
                 if y == 0:
@@ -105,8 +106,3 @@ def test_reproducers_within_1e_13_of_50_digits(model, times, params, init) -> No
         for name in models.get(model).state_names:
             for x, y in zip(np.ravel(got[name]), np.ravel(reference[name]), strict=True):
                 assert abs(mpmath.mpf(x) - y) <= mpmath.mpf(1e-13) * abs(y), (name, x, y)
-
-
-def test_a_value_beyond_float64_is_an_overflow_error() -> None:
-    with pytest.raises(OverflowError, match="beyond the float64 range"):
-        trajectory("two_layer_scalar", [0.0, 1.0], {"S": 1.0, "Z": 1.0}, {"a": np.array([1e300]), "b": [1e300]})
