@@ -14,7 +14,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import lsq_linear
 
-from ._validate import finite_array, init_scale, positive
+from ._validate import init_scale, positive, real_array
 from .ground_truth import Path
 
 __all__ = ["Saddle", "dln_gradient_descent", "dln_gradient_flow", "dln_loss", "pesme_flammarion"]
@@ -39,8 +39,8 @@ class Saddle:
 
 
 def _data(X: object, y: object) -> tuple[np.ndarray, np.ndarray]:
-    X = finite_array("X", X, ndim=2)
-    y = finite_array("y", y, ndim=1)
+    X = real_array("X", X, ndim=2)
+    y = real_array("y", y, ndim=1)
     if X.shape[0] != y.shape[0] or X.shape[0] == 0:
         raise ValueError(f"X must have shape (n, d) and y shape (n,) with n >= 1; got {X.shape} and {y.shape}")
     return X, y
