@@ -131,6 +131,18 @@ def _support(support: object, shape: tuple[int, int]) -> np.ndarray:
     return values.astype(bool)
 
 
+def _check_collapse_scale(net: Network, collapse_tol: float) -> None:
+    """Activated neurons enter at norm 1 and fitted ones have norms ~ N (``Network.neuron_scale``): a collapse_tol
+    near N would count the others as collapsed while an entering neuron overshoots (they then cycle)."""
+    bound = net.neuron_scale / 10
+    if bound and collapse_tol >= bound:
+        raise ValueError(
+            f"collapse_tol must be in (0, N/10) = (0, {bound:.3g}) for these data, got {collapse_tol!r}: a neuron that "
+            f"fits y has norm N = (rms y / rms x^(kappa-1))^(1/kappa) = {10 * bound:.3g}; lower collapse_tol or "
+            "rescale Y"
+        )
+
+
 def _warn_if_not_small(net: Network, a0: np.ndarray, w0: np.ndarray, collapse_tol: float, alpha: float) -> None:
     floor = np.sqrt(net.norm_floors(a0, w0))
     large = np.flatnonzero(floor > collapse_tol)
@@ -171,12 +183,13 @@ def agf(
     (kappa = 3); ``eta`` > 0 is the learning rate of the time map. ``support`` (H x d booleans) restricts the inputs
     each neuron sees (identity: diagonal linear network).
 
-    Cost minimization runs GF (LSODA) until every active neuron's utility gradient on its sphere,
+    Cost minimization runs GF (BDF) until every active neuron's utility gradient on its sphere,
     |grad_i L| / |theta_i|^{kappa-1}, is at most ``gtol`` (> 0) times rms(x)^{kappa-1} rms(y), the data's utility
     scale (so that the criterion scales with the data and float64 round-off cannot stall it); a neuron collapses
     when its norm² comes within ``collapse_tol``² (in (0, 1)) of the floor its conserved imbalance allows and the
-    other neurons' residual gives it utility <= 0 (``cost_minimization``). An :class:`InitializationScaleWarning`
-    says when that floor exceeds ``collapse_tol``.
+    other neurons' residual gives it utility <= 0 (``cost_minimization``); ``collapse_tol`` must be below a tenth
+    of the data's neuron scale (``Network.neuron_scale``). An :class:`InitializationScaleWarning` says when that
+    floor exceeds ``collapse_tol``.
     Budgets, each checked with an error or a ``halted`` reason that names it: ``max_jumps`` (integer >= 1) jumps;
     ``horizon`` (> 0) per utility phase, in rescaled time times the utility scale (jump times are ~1/scale);
     ``max_cost_time`` (> 0) GF time per cost minimization, times the curvature scale (``Network.curvature_scale``);
@@ -188,6 +201,7 @@ def agf(
     gtol, max_cost_time = positive("gtol", gtol), positive("max_cost_time", max_cost_time)
     max_jumps, collapse_tol = count("max_jumps", max_jumps), open_unit("collapse_tol", collapse_tol)
     budget_evaluations = count("max_evaluations", max_evaluations)
+    _check_collapse_scale(net, collapse_tol)
     _warn_if_not_small(net, a0, w0, collapse_tol, alpha)
     # the data set the units: utility (gradients on the sphere, utility-phase times) and curvature (GF times)
     unit = net.utility_scale or 1.0

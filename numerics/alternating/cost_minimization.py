@@ -19,10 +19,9 @@ Convergence time. Near a minimum GF converges like exp(-lambda s), lambda the sm
 orbits of the network's symmetries (the Hessian restricted to the row space of the output Jacobian J, since GF
 moves only there). A weak mode (lambda ~ 1e-3 at d = c = H = 10) needs GF times far beyond any fixed horizon, so GF
 runs in stages: each stage lasts log(stationarity / tolerance) / lambda, re-estimated at its start (and at least the
-time already elapsed), within the budgets ``max_cost_time`` (GF time) and ``max_evaluations`` (of the field). LSODA
-receives the exact Hessian, so the slow final approach costs a few hundred steps whatever lambda. When LSODA's
-absolute tolerance stalls a run short of ``tolerance`` (neurons much smaller than 1), a few Newton steps of relative
-size < 1e-6 finish it.
+time already elapsed), within the budgets ``max_cost_time`` (GF time) and ``max_evaluations`` (of the field). BDF
+receives the exact Hessian, so the slow final approach costs a few hundred steps whatever lambda (LSODA's switch to
+its non-stiff method can stall when a weak mode sits beside strong ones).
 """
 
 from __future__ import annotations
@@ -38,20 +37,14 @@ __all__ = ["minimize_cost", "relaxation_rate"]
 
 # J's singular values below this fraction of the largest span symmetry directions (exactly 0 up to round-off)
 _RANK_TOL = 1e-10
-# Newton steps that finish a GF run stalled at the integrator's tolerance (quadratic convergence: 3 suffice)
-_POLISH_STEPS = 3
-
-
-def _row_space(net: Network, a: np.ndarray, w: np.ndarray, neurons: np.ndarray) -> np.ndarray:
-    """An orthonormal basis (rows) of the row space of J, where GF moves: J's null space holds the symmetries."""
-    J = net.jacobian(a, w, neurons)
-    _, singular, Vt = np.linalg.svd(J.reshape(-1, J.shape[-1]), full_matrices=False)
-    return Vt[singular > _RANK_TOL * singular[0]]
 
 
 def relaxation_rate(net: Network, a: np.ndarray, w: np.ndarray, neurons: np.ndarray) -> float:
-    """The smallest |eigenvalue| of the Hessian of L restricted to the row space of J: GF's slowest rate."""
-    basis = _row_space(net, a, w, neurons)
+    """The smallest |eigenvalue| of the Hessian of L restricted to the row space of J (where GF moves; J's null space
+    holds the symmetries): GF's slowest rate."""
+    J = net.jacobian(a, w, neurons)
+    _, singular, Vt = np.linalg.svd(J.reshape(-1, J.shape[-1]), full_matrices=False)
+    basis = Vt[singular > _RANK_TOL * singular[0]]
     if not len(basis):
         return 0.0
     return float(np.min(np.abs(np.linalg.eigvalsh(basis @ net.hessian(a, w, neurons) @ basis.T))))
@@ -118,34 +111,12 @@ def _gradient_flow(
                 f"curvature predicts about {remaining:.3g} more: raise max_cost_time (or gtol, if it has stalled)"
             )
         end = min(max_cost_time, elapsed + max(remaining, elapsed))
-        sol = solve_ivp(rhs, (elapsed, end), y, method="LSODA", jac=jacobian, events=events, rtol=1e-10, atol=1e-13)
+        sol = solve_ivp(rhs, (elapsed, end), y, method="BDF", jac=jacobian, events=events, rtol=1e-10, atol=1e-13)
         y, elapsed = sol.y[:, -1], float(sol.t[-1])
         fired = [j for j in range(k) if sol.t_events[j].size]
         done = bool(sol.t_events[-1].size)
-        if not (fired or done):
-            polished = _newton_polish(net, y, unpack, idx, tolerance)
-            y, done = (y, False) if polished is None else (polished, True)
     a[idx], w[idx] = unpack(y)
     return fired
-
-
-def _newton_polish(net: Network, y: np.ndarray, unpack, idx: np.ndarray, tolerance: float) -> np.ndarray | None:
-    """The last digits of the GF limit, below what LSODA's absolute tolerance resolves (tiny neurons): Newton steps
-    on grad L within the row space of J, each kept only if it moves the parameters by < 1e-6 of their norm and
-    shrinks the stationarity. The polished state if it reaches ``tolerance``, else None (GF continues)."""
-    for _ in range(_POLISH_STEPS):
-        a, w = unpack(y)
-        current = stationarity(net, a, w, idx)
-        if current <= tolerance:
-            return y
-        basis = _row_space(net, a, w, idx)
-        grad_a, grad_w = net.gradient(a, w, idx)
-        reduced = basis @ net.hessian(a, w, idx) @ basis.T
-        step = -basis.T @ np.linalg.lstsq(reduced, basis @ np.concatenate([grad_a.ravel(), grad_w.ravel()]))[0]
-        if np.linalg.norm(step) > 1e-6 * np.linalg.norm(y) or stationarity(net, *unpack(y + step), idx) >= current:
-            return None
-        y = y + step
-    return y if stationarity(net, *unpack(y), idx) <= tolerance else None
 
 
 def _relaxation_time(net: Network, a: np.ndarray, w: np.ndarray, idx: np.ndarray, tolerance: float) -> float:

@@ -40,12 +40,15 @@ class Network:
         return float(self._rms(self.X) ** (self.kappa - 1) * self._rms(self.Y))
 
     @property
+    def neuron_scale(self) -> float:
+        """N = (rms(y) / rms(x)^{kappa-1})^{1/kappa}: the norm of a neuron whose output has the size of y."""
+        return float((self._rms(self.Y) / self._rms(self.X) ** (self.kappa - 1)) ** (1 / self.kappa))
+
+    @property
     def curvature_scale(self) -> float:
-        """(rms(y) / N)², N = (rms(y) / rms(x)^{kappa-1})^{1/kappa} the norm of a neuron whose output has the size
-        of y: the size of the Hessian of L at fitted neurons, the inverse time scale of cost minimization."""
-        y = self._rms(self.Y)
-        neuron = (y / self._rms(self.X) ** (self.kappa - 1)) ** (1 / self.kappa)
-        return float((y / neuron) ** 2)
+        """(rms(y) / N)²: the size of the Hessian of L at fitted neurons, the inverse time scale of cost
+        minimization."""
+        return float((self._rms(self.Y) / self.neuron_scale) ** 2)
 
     def _rms(self, data: np.ndarray) -> float:
         return float(np.linalg.norm(data) / np.sqrt(len(data)))

@@ -141,6 +141,7 @@ def test_max_jumps_and_loss_curve() -> None:
         ({"X": np.full((2, 2), np.nan)}, ValueError, "X"),
         ({"X": np.full((2, 2), 1e200)}, ValueError, "finite in float64"),
         ({"X": np.ones(2)}, ValueError, "X must be 2-dimensional"),
+        ({"Y": 1e-6 * np.ones(2)}, ValueError, "collapse_tol must be in \\(0, N/10\\)"),
         ({"support": np.full((2, 2), 0.5)}, ValueError, "support must be an array of booleans"),
         ({"support": np.eye(3, dtype=bool)}, ValueError, "support"),
     ],

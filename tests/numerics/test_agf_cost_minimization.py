@@ -13,7 +13,7 @@ import pytest
 from scipy.stats import ortho_group
 
 from numerics import agf
-from numerics.alternating import gaussian_init, rrr_saddles, whitened_jump_times
+from numerics.alternating import cost_minimization, gaussian_init, pesme_flammarion, rrr_saddles, whitened_jump_times
 from numerics.alternating.cost_minimization import relaxation_rate
 from numerics.alternating.two_layer import Network
 
@@ -90,3 +90,29 @@ def test_issue_setting_fully_connected_d_c_h_10() -> None:
     assert np.allclose(result.loss_levels, levels, rtol=1e-9, atol=1e-12 * levels[0])
     sigma_1 = np.linalg.svd(B @ Sxx, compute_uv=False)[0]
     assert abs(result.jump_times[0] - 1 / sigma_1) * np.log(1 / alpha) < 2 / sigma_1
+
+
+def _weak_coordinate(max_jumps: int = 10):
+    """DLN with beta* = (1, 0.5, 1e-7) on orthogonal data: the third neuron fits its coordinate at norm
+    sqrt(2e-7) = 4.5e-4, below collapse_tol = 1e-3, with positive utility throughout."""
+    X = np.sqrt(3) * np.eye(3)
+    y = X @ np.array([1.0, 0.5, 1e-7])
+    start = (np.full(3, np.sqrt(2) * 1e-30), np.zeros((3, 3)), 1e-30)
+    return X, y, agf(X, y, *start, support=np.eye(3, dtype=bool), horizon=1e8, max_jumps=max_jumps)
+
+
+def test_a_small_neuron_with_positive_utility_stays_active() -> None:
+    """Pesme–Flammarion (the alpha -> 0 limit): jumps at 1/|grad_i L(0)| = 1, 2, 1e7 and levels to 0."""
+    X, y, result = _weak_coordinate()
+    saddles = pesme_flammarion(X, y)
+    assert result.halted == "all neurons active" and not any(jump.collapsed for jump in result.jumps)
+    assert np.allclose(result.jump_times, [s.time for s in saddles[1:]], rtol=1e-9)
+    assert np.allclose(result.loss_levels, [s.loss for s in saddles], rtol=1e-6, atol=1e-20)
+
+
+def test_collapse_without_the_utility_test_cycles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wrong variant, refuted: collapsing every neuron that comes near the origin (utility ignored) sends the
+    weak neuron back to dormancy at every jump, and AGF cycles until max_jumps."""
+    monkeypatch.setattr(cost_minimization, "_utility_of_the_rest", lambda *args: -1.0)
+    _, _, result = _weak_coordinate(max_jumps=5)
+    assert result.halted == "max_jumps reached" and result.jumps[-1].collapsed == (2,)
