@@ -132,12 +132,21 @@ def batch_field(model: Model) -> BatchField:
 
 
 def mp_vectorize(f: Callable[..., object]) -> Callable[..., np.ndarray]:
-    """Broadcast a scalar mpmath callable over object arrays (keyword arguments)."""
+    """Broadcast a scalar mpmath callable over object arrays (keyword arguments), for any number of arguments.
+
+    The arguments are broadcast together and ``f`` is called once per element: ``np.frompyfunc`` would cap the
+    number of arguments at numpy's 64 operands, which a linear network of width 5 already exceeds.
+    """
 
     def call(**values: object) -> np.ndarray:
+        if not values:
+            return np.asarray(f())
         names = list(values)
-        ufunc = np.frompyfunc(lambda *args: f(**dict(zip(names, args, strict=True))), len(names), 1)
-        return ufunc(*(np.asarray(values[n], dtype=object) for n in names)) if names else np.asarray(f())
+        arrays = np.broadcast_arrays(*(np.asarray(values[n], dtype=object) for n in names))
+        out = np.empty(arrays[0].shape, dtype=object)
+        for index in np.ndindex(out.shape):
+            out[index] = f(**{n: a[index] for n, a in zip(names, arrays, strict=True)})
+        return out if out.ndim else out[()]
 
     return call
 
