@@ -258,6 +258,18 @@ def closed_form_state(
     return {n: np.broadcast_to(apply(f, env, backend), full) for n, f in ccf.state.items()}
 
 
+def _per_unit(ccf: CompiledClosedForm, clock: sp.Symbol) -> bool:
+    """Whether ``clock`` has one value per unit (its coefficients involve a unit's own initial values)."""
+    solution = ccf.closed_form.clocks[clock]
+    units = set(ccf.closed_form.init.values()) | set(ccf.closed_form.coordinates)
+    expressions = (
+        (solution.c2, solution.c1, solution.c0, solution.y0)
+        if isinstance(solution, RiccatiSolution)
+        else (solution.y0, solution.rhs)
+    )
+    return any(sp.sympify(e).free_symbols & units for e in expressions)
+
+
 def _power_form(atom: sp.Expr, clocks: Sequence[sp.Symbol], t: sp.Symbol) -> tuple[dict[str, sp.Expr], sp.Expr] | None:
     """``(powers, nu)`` with ``atom = prod_g g^p_g * exp(nu t)`` (``nu`` a number), or None."""
     powers: dict[str, sp.Expr] = {}
@@ -284,6 +296,13 @@ def closed_form_numpy(ccf: CompiledClosedForm, env: Mapping[str, object], t: np.
     rates = {name: np.asarray(apply(f, env, "numpy"), dtype=float) for name, f in ccf.initial_rates.items()}
     sums = {str(q) for q in ccf.closed_form.along}
     out = {n: np.empty((len(t), *shape[1:-1], 1 if n in sums else shape[-1])) for n in ccf.kernel.terms}
+    per_unit = {str(g) for g, sol in ccf.closed_form.clocks.items() if sol.y0.free_symbols or _per_unit(ccf, g)}
+    out.update(
+        {
+            CLOCK + g: np.empty((len(t), *shape[1:-1], shape[-1] if g in per_unit else 1))
+            for g in (*ccf.riccati, *ccf.implicit)
+        }
+    )
     clipped = np.zeros(shape[1:-1], dtype=bool)
     coefficients = ccf.kernel.coefficients(env)
     step = max(1, CHUNK // max(1, int(np.prod(shape[1:]))))
@@ -304,11 +323,13 @@ def closed_form_numpy(ccf: CompiledClosedForm, env: Mapping[str, object], t: np.
             local[name] = values
         for name, implicit in ccf.implicit.items():
             local[name] = implicit_numpy(implicit, local, local["t"])
+        for name in (*ccf.riccati, *ccf.implicit):
+            out[CLOCK + name][where] = local[name]
         ccf.kernel.evaluate(local, coefficients, out, where, increments)
     out[OUT_OF_RANGE] = (
         clipped
         | _extreme(env, shape)
-        | np.any([~np.isfinite(v).all(axis=(0, -1)) for v in out.values()], axis=0)
+        | np.any([~np.isfinite(v).all(axis=(0, -1)) for k, v in out.items() if not k.startswith(CLOCK)], axis=0)
         | _settling_cancellation(ccf, env, clocks, coefficients, t)
     )
     return out
@@ -324,6 +345,8 @@ def _settling_cancellation(ccf, env, clocks, coefficients, t) -> np.ndarray | bo
     return ccf.kernel.cancelling(local, coefficients)
 
 
+CLOCK = "clock:"
+"""Prefix of the clocks' values (T, batch, 1 or p) among ``closed_form_numpy``'s outputs."""
 OUT_OF_RANGE = "__out_of_range__"
 """Key of the starts (batch mask) whose float64 evaluation left the safe range (an overflowed or underflowed clock,
 a non-finite value, inputs beyond 1e±75): ``numerics.trajectory`` evaluates them again in mpmath."""

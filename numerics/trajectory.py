@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 
 import mpmath
@@ -10,10 +11,18 @@ import numpy as np
 from derivations import models
 from derivations.model import Model
 
-from .closed_form import OUT_OF_RANGE, check_condition, closed_form_numpy, closed_form_state, compiled_closed_form
+from .closed_form import (
+    CLOCK,
+    OUT_OF_RANGE,
+    check_condition,
+    closed_form_numpy,
+    closed_form_state,
+    compiled_closed_form,
+)
 from .compiled import compiled, to_mpf
 from .evaluate import quantities
 from .integrate import gradient_descent, integrate_mpmath, integrate_scipy
+from .result import Trajectory
 from .taylor import integrate_taylor
 from .validation import DPS_METHODS, validate
 
@@ -28,8 +37,9 @@ def trajectory(
     method: str = "closed_form",
     dps: int | None = None,
     lr: float | None = None,
-) -> dict[str, np.ndarray]:
-    """States and derived quantities of ``model`` at times ``t``.
+) -> Trajectory:
+    """States and derived quantities of ``model`` at times ``t``: a :class:`numerics.result.Trajectory` (a dict of
+    arrays, with ``.t``, ``.clocks``, ``.method``, ``.stats`` and matrix states such as ``.W1``).
 
     ``params`` and ``init`` are keyed by the model's symbol names (e.g. ``two_layer_scalar``: params ``S``,
     ``Z``; init ``a``, ``b`` of shape (p,) or (batch, p)). ``method``: ``"closed_form"`` (lambdified numpy;
@@ -43,6 +53,7 @@ def trajectory(
     ``loss``, …) to an array with time as the first axis, then batch (if ``init`` had one), then units for
     per-unit quantities; ``"t"`` holds the times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
     """
+    started = time.perf_counter()
     model = models.get(model)
     if method == "closed_form":
         compiled_closed_form(model)  # ValueError quoting Unsolved.reason before any other work
@@ -68,11 +79,16 @@ def trajectory(
         states = integrate_taylor(model, inputs.state, params_env, inputs.t, dps)
     else:
         states = gradient_descent(compiled(model, "numpy"), inputs.state, params_env, inputs.t, float(lr))
+    clocks = {k[len(CLOCK) :]: states.pop(k) for k in list(states) if k.startswith(CLOCK)}
     result = _with_quantities(model, states, params_env, backend, dps or 30)
     if not inputs.batched:
         result = {k: v[:, 0] for k, v in result.items()}
+        clocks = {k: v[:, 0] for k, v in clocks.items()}
     result["t"] = inputs.t
-    return result
+    stats = {"seconds": time.perf_counter() - started}
+    if method == "gd":
+        stats["steps"] = int(np.rint(np.max(inputs.t) / float(lr))) if len(inputs.t) else 0
+    return Trajectory(result, model.state_names, method, stats, clocks)
 
 
 def _closed_form(
