@@ -125,21 +125,35 @@ class Decomposed:
                 value += env[self.starts[name]]
                 np.copyto(out[name][where], value, where=np.broadcast_to(near, value.shape))
 
-    def cancelling(self, env: Mapping[str, object], coefficients: Sequence[np.ndarray]) -> np.ndarray:
-        """Starts whose outputs, at the time in ``env`` (the last one, where units have settled), are sums of
-        products that cancel by more than a factor 64: the float64 sum has lost digits there that a settled
-        state's conditioning does not excuse (a unit settling to a small value from large terms), so those starts
-        are evaluated again with more digits. (Mid-trajectory cancellation, at a sign change, is as ill-conditioned
-        as the problem there.)"""
+    def sums_and_bounds(
+        self,
+        env: Mapping[str, object],
+        coefficients: Sequence[np.ndarray],
+        increments: Mapping[str, tuple[np.ndarray, np.ndarray]] | None = None,
+    ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Each output at the time in ``env`` with the sum of its terms' magnitudes, in the form ``evaluate``
+        uses there (the increment form ``x(0) + changes`` where the clocks barely moved): where the bound exceeds
+        the value by a large factor, the float64 sum cancels."""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             atoms = self.atoms(*(env[n] for n in self.atom_names))
             values = [np.multiply(c, atoms[index]) for (index, _), c in zip(self.products, coefficients, strict=True)]
-            flags = []
-            for terms in self.terms.values():
-                x = sum(sign * values[i] for i, sign in terms)
-                bound = sum(np.abs(values[i]) for i, _ in terms)
-                flags.append(np.any(~(bound <= 64 * np.abs(x)) & (bound > 0), axis=(0, -1)))
-        return np.any(flags, axis=0)
+            out = {
+                name: (sum(sign * values[i] for i, sign in terms), sum(np.abs(values[i]) for i, _ in terms))
+                for name, terms in self.terms.items()
+            }
+            if not increments or self.powers is None:
+                return out
+            near = np.any([np.abs(dy) < 0.5 * np.abs(y0) for y0, dy in increments.values()], axis=0)
+            changes = [
+                np.multiply(c, self._change(index, increments, env["t"]))
+                for (index, _), c in zip(self.products, coefficients, strict=True)
+            ]
+            for name, terms in self.terms.items():
+                start = env[self.starts[name]]
+                x = start + sum(sign * changes[i] for i, sign in terms)
+                bound = np.abs(start) + sum(np.abs(changes[i]) for i, _ in terms)
+                out[name] = (np.where(near, x, out[name][0]), np.where(near, bound, out[name][1]))
+            return out
 
     def _combine(self, values: Sequence[np.ndarray], targets: Mapping[str, np.ndarray]) -> None:
         for name, terms in self.terms.items():
@@ -234,10 +248,15 @@ def check_condition(ccf: CompiledClosedForm, init: Mapping[str, np.ndarray], par
 
 
 def closed_form_state(
-    ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray, backend: str
+    ccf: CompiledClosedForm,
+    env: Mapping[str, object],
+    t: np.ndarray,
+    backend: str,
+    units: Sequence[int] | None = None,
 ) -> dict[str, object]:
     """The closed-form states at times ``t``: arrays (T, batch, p); ``env`` holds the initial values (named as
-    the model's init symbols) and the parameters."""
+    the model's init symbols) and the parameters. With ``units``, the states of those units only (the sums and
+    clocks still come from every unit): arrays (T, batch, len(units))."""
     env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
     shape = np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
     env.update({name: apply(f, env, backend) for name, f in ccf.coordinates.items()})
@@ -254,6 +273,10 @@ def closed_form_state(
     for name, implicit in ccf.implicit.items():
         solver = implicit_numpy if backend == "numpy" else implicit_mpmath
         env[name] = solver(implicit, env, times)
+    if units is not None:
+        width, units = shape[-1], list(units)
+        env = {k: (v[..., units] if isinstance(v, np.ndarray) and v.shape[-1] == width else v) for k, v in env.items()}
+        shape = (*shape[:-1], len(units))
     full = (len(t), *shape[1:])
     return {n: np.broadcast_to(apply(f, env, backend), full) for n, f in ccf.state.items()}
 
@@ -284,10 +307,13 @@ def _power_form(atom: sp.Expr, clocks: Sequence[sp.Symbol], t: sp.Symbol) -> tup
     return powers, drift
 
 
-def closed_form_numpy(ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray) -> dict[str, np.ndarray]:
+def closed_form_numpy(
+    ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray, refine: bool = True
+) -> dict[str, np.ndarray]:
     """The closed form in float64, evaluated in blocks of times (``CHUNK`` values per array), each block's clocks
     and atoms computed once and the outputs written in place: the states (T, batch, p) and the coupling sums along
-    the clocks (T, batch, 1; the quantities then need no sum over the units)."""
+    the clocks (T, batch, 1; the quantities then need no sum over the units). ``OUT_OF_RANGE`` flags the units
+    to evaluate again with more digits (with ``refine``, also those whose settled value cancels)."""
     env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
     shape = np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
     env.update({name: apply(f, env, "numpy") for name, f in ccf.coordinates.items()})
@@ -326,30 +352,85 @@ def closed_form_numpy(ccf: CompiledClosedForm, env: Mapping[str, object], t: np.
         for name in (*ccf.riccati, *ccf.implicit):
             out[CLOCK + name][where] = local[name]
         ccf.kernel.evaluate(local, coefficients, out, where, increments)
+    units = shape[1:]
+    starts = (clipped | _extreme(env, shape))[..., None]
+    elements = [~np.isfinite(v).all(axis=0) for k, v in out.items() if not k.startswith(CLOCK)]
     out[OUT_OF_RANGE] = (
-        clipped
-        | _extreme(env, shape)
-        | np.any([~np.isfinite(v).all(axis=(0, -1)) for k, v in out.items() if not k.startswith(CLOCK)], axis=0)
-        | _settling_cancellation(ccf, env, clocks, coefficients, t)
+        np.broadcast_to(starts, units)
+        | np.any([np.broadcast_to(e, units) for e in elements], axis=0)
+        | (refine and _settling_cancellation(ccf, env, clocks, rates, coefficients, t))
     )
     return out
 
 
-def _settling_cancellation(ccf, env, clocks, coefficients, t) -> np.ndarray | bool:
-    """``Decomposed.cancelling`` at the last time, for Riccati clocks."""
+CANCELLATION = 64
+"""A settled output whose terms cancel by more than this factor beyond its conditioning is evaluated again."""
+PROBE = 2.0**-14
+"""Relative size of the random perturbation of the starts that estimates an output's conditioning."""
+
+
+def _settling_cancellation(ccf, env, clocks, rates, coefficients, t) -> np.ndarray | bool:
+    """Units (batch, p) whose outputs at the last time (where units have settled) lose more digits to the
+    cancellation of the float64 sum than their conditioning excuses (a unit settling to a small value from large
+    terms, by a conservation law, not by chance): those starts are evaluated again with more digits.
+
+    The conditioning is estimated by the same evaluation from starts perturbed by ``PROBE`` (random signs); the
+    float64 error of the estimate itself is bounded, and where it cannot be told apart the unit is flagged.
+    Mid-trajectory cancellation, at a sign change, is as ill-conditioned as the problem there."""
     if not clocks or ccf.implicit or len(t) == 0:
         return False
-    local = dict(env, t=np.asarray([[[float(np.max(t))]]]))
+    last = np.asarray([[[float(np.max(t))]]])
+    local, increments = _at(clocks, rates, env, last)
+    base = ccf.kernel.sums_and_bounds(local, coefficients, increments)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        factors = {name: bound / np.abs(x) for name, (x, bound) in base.items()}
+        if not any(np.any(~(f <= CANCELLATION)) for f in factors.values()):
+            return False
+        moved = _perturbed_outputs(ccf, env, last)
+        flags = []
+        for name, (x, bound) in base.items():
+            condition = np.abs(moved[name] - x) / (PROBE * np.abs(x))
+            noise = 4 * np.finfo(float).eps * factors[name] / PROBE
+            unresolved = ~(condition > 8 * noise)
+            excess = ~(factors[name] <= CANCELLATION * np.maximum(1, condition)) | unresolved
+            flags.append(np.any(~(factors[name] <= CANCELLATION) & excess & (bound > 0), axis=0))
+    shape = np.broadcast_shapes(*(np.shape(f) for f in flags))
+    return np.any([np.broadcast_to(f, shape) for f in flags], axis=0)
+
+
+def _perturbed_outputs(ccf: CompiledClosedForm, env: Mapping[str, object], last: np.ndarray) -> dict[str, np.ndarray]:
+    """The kernel's outputs at ``last`` from the starts times ``1 ± PROBE`` (signs from a fixed seed)."""
+    rng = np.random.default_rng(0)
+    starts = {str(s) for s in ccf.closed_form.init.values()}
+    local = {
+        k: (v * (1 + PROBE * rng.choice((-1.0, 1.0), size=np.shape(v))) if k in starts else v) for k, v in env.items()
+    }
+    local.update({name: apply(f, local, "numpy") for name, f in ccf.coordinates.items()})
+    local = unit_sums(ccf.sums, local, "numpy")
+    clocks = {name: tuple(_coefficient(f, local, "numpy") for f in fns) for name, fns in ccf.riccati.items()}
+    rates = {name: np.asarray(apply(f, local, "numpy"), dtype=float) for name, f in ccf.initial_rates.items()}
+    at, increments = _at(clocks, rates, local, last)
+    moved = ccf.kernel.sums_and_bounds(at, ccf.kernel.coefficients(local), increments)
+    return {name: x for name, (x, _) in moved.items()}
+
+
+def _at(clocks, rates, env, t) -> tuple[dict[str, object], dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """``env`` at the times ``t`` with the Riccati clocks' values, and their increments for the increment form."""
+    local = dict(env, t=t)
+    increments = {}
     for name, (c2, c1, c0, y0) in clocks.items():
-        local[name] = riccati_numpy(c2, c1, c0, y0, local["t"])
-    return ccf.kernel.cancelling(local, coefficients)
+        local[name] = riccati_numpy(c2, c1, c0, y0, t)
+        if name in rates:
+            increments[name] = (np.asarray(y0, dtype=float), riccati_increment(c2, c1, c0, y0, t, rates[name]))
+    return local, increments
 
 
 CLOCK = "clock:"
 """Prefix of the clocks' values (T, batch, 1 or p) among ``closed_form_numpy``'s outputs."""
 OUT_OF_RANGE = "__out_of_range__"
-"""Key of the starts (batch mask) whose float64 evaluation left the safe range (an overflowed or underflowed clock,
-a non-finite value, inputs beyond 1e±75): ``numerics.trajectory`` evaluates them again in mpmath."""
+"""Key of the units (a (batch, p) mask) whose float64 evaluation left the safe range (an overflowed or underflowed
+clock, a non-finite value, inputs beyond 1e±75, a settled value that cancels): ``numerics.trajectory`` evaluates
+them again in mpmath."""
 SAFE = 1e75
 
 

@@ -37,6 +37,7 @@ def trajectory(
     method: str = "closed_form",
     dps: int | None = None,
     lr: float | None = None,
+    refine: bool = True,
 ) -> Trajectory:
     """States and derived quantities of ``model`` at times ``t``: a :class:`numerics.result.Trajectory` (a dict of
     arrays, with ``.t``, ``.clocks``, ``.method``, ``.stats`` and matrix states such as ``.W1``).
@@ -52,6 +53,12 @@ def trajectory(
     The result maps each state name and quantity (``theta``,
     ``loss``, …) to an array with time as the first axis, then batch (if ``init`` had one), then units for
     per-unit quantities; ``"t"`` holds the times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
+
+    ``refine`` (float64 closed form only): re-evaluate at rising precision the units that settle to a value whose
+    float64 sum cancels beyond its conditioning (a unit driven to a small value by a conservation law loses up to
+    all its digits otherwise). ``refine=False`` keeps their float64 values (error up to eps times the cancellation
+    factor): for sweeps that reduce over many wide starts, where nearly every start has such a unit and the
+    refinement would dominate the cost. Starts beyond the float64-safe range are evaluated in mpmath either way.
     """
     started = time.perf_counter()
     model = models.get(model)
@@ -67,10 +74,14 @@ def trajectory(
         raise ValueError(f"dps must be an integer >= 15, got {dps!r}")
     if dps is not None and method not in DPS_METHODS:
         raise ValueError(f"dps is only used by {DPS_METHODS}, not {method!r}")
+    if not isinstance(refine, bool):
+        raise TypeError(f"refine must be True or False, got {refine!r}")
+    if not refine and (method != "closed_form" or dps is not None):
+        raise ValueError("refine=False is only used by the float64 closed form (method='closed_form', no dps)")
     backend = "numpy" if dps is None and method != "mpmath" else "mpmath"
     params_env: dict[str, object] = {**inputs.unit_params, **inputs.shared_params}
     if method == "closed_form":
-        states = _closed_form(model, inputs, params_env, backend, dps)
+        states = _closed_form(model, inputs, params_env, backend, dps, refine)
     elif method == "mpmath":
         states = integrate_mpmath(compiled(model, "mpmath"), inputs.state, params_env, inputs.t, dps or 30)
     elif method == "scipy":
@@ -92,13 +103,13 @@ def trajectory(
 
 
 def _closed_form(
-    model: Model, inputs: object, params_env: dict[str, object], backend: str, dps: int | None
+    model: Model, inputs: object, params_env: dict[str, object], backend: str, dps: int | None, refine: bool
 ) -> dict[str, np.ndarray]:
     ccf = compiled_closed_form(model, backend)
     init_env = {str(model.init_symbol(n)): v for n, v in inputs.state.items()}
     check_condition(ccf, init_env, params_env)
     if backend == "numpy":
-        states = closed_form_numpy(ccf, {**init_env, **params_env}, inputs.t)
+        states = closed_form_numpy(ccf, {**init_env, **params_env}, inputs.t, refine)
         flagged = states.pop(OUT_OF_RANGE)
         if np.any(flagged):
             states = _in_extended_range(model, states, init_env, params_env, inputs.t, flagged)
@@ -113,37 +124,41 @@ def _agree(history: list[dict[str, np.ndarray]], name: str) -> bool:
     return bool(np.all(np.where(last == 0, zero, close)))
 
 
-def _exact(model: Model, init_env: dict, params_env: dict, t: np.ndarray, dps: int) -> dict[str, np.ndarray]:
-    """The closed form in mpmath at ``dps`` digits (object arrays of mpf, any exponent)."""
+def _exact(
+    model: Model, init_env: dict, params_env: dict, t: np.ndarray, dps: int, units: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
+    """The closed form in mpmath at ``dps`` digits (object arrays of mpf, any exponent); ``units`` as in
+    ``closed_form_state``."""
     ccf = compiled_closed_form(model, "mpmath")
     with mpmath.workdps(dps):
         env = {
             k: (to_mpf(v) if isinstance(v, np.ndarray) else mpmath.mpf(v))
             for k, v in {**init_env, **params_env}.items()
         }
-        return closed_form_state(ccf, env, to_mpf(t), "mpmath")
+        return closed_form_state(ccf, env, to_mpf(t), "mpmath", units)
 
 
 def _in_extended_range(
     model: Model, states: dict, init_env: dict, params_env: dict, t: np.ndarray, flagged: np.ndarray
 ) -> dict[str, np.ndarray]:
-    """The starts whose float64 evaluation left the safe range, evaluated again in mpmath at 30 digits (whose
-    exponent range is unbounded) and rounded to float64; ``OverflowError`` if a value is beyond float64. The sums
-    along the clocks are dropped, so that the quantities are summed from the states."""
-    rows = np.flatnonzero(flagged)
-    pick = {k: (v[rows] if isinstance(v, np.ndarray) and v.ndim == 2 else v) for k, v in params_env.items()}
-    init = {k: v[rows] for k, v in init_env.items()}
-    rounded = _settled(model, init, pick, t)
-    out = {}
-    for name in model.state_names:
-        values = np.array(states[name], dtype=float)
-        if not np.all(np.isfinite(rounded[name])):
-            raise OverflowError(
-                f"the closed form of {model.name} reaches values beyond the float64 range (|x| > 1.8e308) for "
-                f"{name}: evaluate it with dps=30 for mpmath numbers"
-            )
-        values[:, rows] = rounded[name]
-        out[name] = values
+    """The units (``flagged``, batch x p) whose float64 evaluation left the safe range, evaluated again in mpmath
+    (whose exponent range is unbounded; each start's sums and clocks from all its units) and rounded to float64;
+    ``OverflowError`` if a value is beyond float64. The sums along the clocks are dropped, so that the quantities
+    are summed from the states."""
+    out = {name: np.array(states[name], dtype=float) for name in model.state_names}
+    for row in np.flatnonzero(np.any(flagged, axis=-1)):
+        units = np.flatnonzero(flagged[row])
+        pick = {
+            k: (v[row : row + 1] if isinstance(v, np.ndarray) and v.ndim == 2 else v) for k, v in params_env.items()
+        }
+        rounded = _settled(model, {k: v[row : row + 1] for k, v in init_env.items()}, pick, t, units)
+        for name in model.state_names:
+            if not np.all(np.isfinite(rounded[name])):
+                raise OverflowError(
+                    f"the closed form of {model.name} reaches values beyond the float64 range (|x| > 1.8e308) for "
+                    f"{name}: evaluate it with dps=30 for mpmath numbers"
+                )
+            out[name][:, row, units] = rounded[name][:, 0, :]
     return out
 
 
@@ -151,14 +166,14 @@ EXACT_DIGITS = (20, 40, 80, 160, 320, 640, 1280)
 """Working precisions tried, in turn, for starts whose float64 evaluation left the safe range."""
 
 
-def _settled(model: Model, init: dict, params: dict, t: np.ndarray) -> dict[str, np.ndarray]:
+def _settled(model: Model, init: dict, params: dict, t: np.ndarray, units: np.ndarray) -> dict[str, np.ndarray]:
     """The closed form rounded to float64 from mpmath at rising precisions (``EXACT_DIGITS``) until consecutive
     ones agree to 1e-15 relative, element by element (a value that cancels needs more digits); an element that is
     0 must be 0 at three consecutive precisions (cancellation can give 0 at two). ``ArithmeticError`` if the
     highest precision still does not settle."""
     history: list[dict[str, np.ndarray]] = []
     for digits in EXACT_DIGITS:
-        exact = _exact(model, init, params, t, digits)
+        exact = _exact(model, init, params, t, digits, units)
         with mpmath.workdps(digits):
             history.append({n: np.array([float(x) for x in np.ravel(v)]).reshape(v.shape) for n, v in exact.items()})
         if len(history) >= 3 and all(_agree(history, n) for n in model.state_names):

@@ -38,7 +38,10 @@ def _express(summand: sp.Expr, sums: Mapping[sp.Symbol, sp.Expr], variables: tup
     solution = sp.solve(equations, weights, dict=True)
     if not solution:
         raise ValueError(f"{summand} is not a combination of the derived sums {dict(sums)}")
-    return sum(solution[0].get(w, 0) * s for w, s in zip(weights, sums, strict=True))
+    # The sums may be dependent (e.g. theta(0) = theta[+1] + theta[-1]): the weights left free are set to zero,
+    # so that the combination uses as few sums as it can.
+    free = {w: 0 for w in weights if w not in solution[0]}
+    return sum(sp.sympify(solution[0].get(w, 0)).xreplace(free) * s for w, s in zip(weights, sums, strict=True))
 
 
 def paper_notation(model: Model, cf: ClosedForm) -> dict[sp.Symbol, sp.Expr]:
@@ -62,7 +65,8 @@ def derived_sums(model: Model, cf: ClosedForm) -> dict[sp.Symbol, sp.Expr]:
     ``paper_notation``'s linear identification)."""
     notation = paper_notation(model, cf)
     equations = [sp.Eq(H.Sigma0, notation[H.Sigma0]), sp.Eq(H.S0, notation[H.S0])]
-    (solution,) = sp.solve(equations, list(cf.sums), dict=True)
+    used = sorted(set().union(*(notation[k].free_symbols for k in (H.Sigma0, H.S0))) & set(cf.sums), key=str)
+    (solution,) = sp.solve(equations, used, dict=True)
     return solution
 
 
