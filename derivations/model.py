@@ -81,7 +81,10 @@ class Model:
     the tuple of its ``p`` symbols and each shared parameter name to its symbol, and return an expression, or a
     tuple of expressions for several outputs (the loss then sums over the outputs); ``moment(sym, i, j)`` is
     ``E[x_i x_j]``; ``input_dim(p)`` the number of inputs. ``quantities`` name the derived outputs, and
-    ``domains`` give each parameter's admissible range (``"real"`` or ``"positive"``).
+    ``domains`` give each parameter's admissible range (``"real"`` or ``"positive"``). ``param_check``, if
+    given, checks the parameters jointly (a mapping from each parameter name to its value, after the
+    per-parameter checks) and raises ``ValueError`` naming the offending ones, e.g. moments that no random
+    vector has.
     """
 
     name: str
@@ -99,6 +102,7 @@ class Model:
     notes: tuple[str, ...] = ()
     solver: Callable[[Model], ClosedForm] | None = None
     learning_rates: Mapping[str, str] = field(default_factory=dict)
+    param_check: Callable[[Mapping[str, object]], None] | None = None
 
     @cached_property
     def closed_form(self) -> ClosedForm:

@@ -7,7 +7,7 @@ units on the last axis, so one compiled function serves every width and batch.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 import mpmath
@@ -15,6 +15,7 @@ import numpy as np
 import sympy as sp
 
 from derivations.model import Model
+from derivations.scale_invariance import scaling_groups
 
 __all__ = ["CompiledModel", "compiled"]
 
@@ -32,6 +33,7 @@ class CompiledModel:
     cf_riccati: dict[str, tuple[Callable[..., object], ...]]
     cf_state: dict[str, Callable[..., object]]
     cf_positive: frozenset[str] = frozenset()
+    scalar_scaling: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 
 
 def _lambdify(expr: sp.Expr, backend: str) -> Callable[..., object]:
@@ -51,7 +53,7 @@ def _lambdify(expr: sp.Expr, backend: str) -> Callable[..., object]:
 def compiled(model: Model, backend: str = "numpy") -> CompiledModel:
     """The compiled functions of ``model`` for ``backend`` (``"numpy"`` or ``"mpmath"``)."""
     quantities = model.quantities
-    field = {str(s): _lambdify(e, backend) for s, e in model.unit_field.items()}
+    vector_field = {str(s): _lambdify(e, backend) for s, e in model.unit_field.items()}
     sums = {n: _lambdify(q.expr, backend) for n, q in quantities.items() if q.kind == "sum"}
     units = {n: _lambdify(q.expr, backend) for n, q in quantities.items() if q.kind == "unit"}
     scalars = {n: _lambdify(q.expr, backend) for n, q in quantities.items() if q.kind == "scalar"}
@@ -65,7 +67,8 @@ def compiled(model: Model, backend: str = "numpy") -> CompiledModel:
         }
         cf_state = {n: _lambdify(e, backend) for n, e in cf.state.items()}
         positive = frozenset(str(g) for g in cf.riccati if g.is_positive)
-    return CompiledModel(model, field, sums, units, scalars, cf_sums, cf_riccati, cf_state, positive)
+    scaling = {n: groups for n in scalars if (groups := scaling_groups(model, n))}
+    return CompiledModel(model, vector_field, sums, units, scalars, cf_sums, cf_riccati, cf_state, positive, scaling)
 
 
 def mp_vectorize(f: Callable[..., object]) -> Callable[..., np.ndarray]:

@@ -70,7 +70,7 @@ def reduced_trajectory(
     ``numerics.trajectory`` (``ValueError`` naming the parameter; ``beta`` must be an integer >= 1).
     """
     model = power_activation(beta)
-    inputs = validate(model, t, params, init, "scipy")
+    inputs = validate(model, t, params, init)
     if inputs.batched:
         raise ValueError("init arrays must have shape (p,) for reduced_trajectory (no batch axis)")
     fns, prm = _compiled(int(beta)), inputs.shared_params

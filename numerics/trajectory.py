@@ -10,12 +10,15 @@ import numpy as np
 from derivations import models
 from derivations.model import Model
 
+from .budget import MAX_DPS, MAX_STEPS, check_flow_budget, gd_steps
 from .compiled import compiled, to_mpf
 from .evaluate import closed_form_state, quantities
 from .integrate import gradient_descent, integrate_mpmath, integrate_scipy
-from .validation import validate
+from .validation import Inputs, integer, positive_number, validate
 
-__all__ = ["trajectory"]
+__all__ = ["METHODS", "trajectory"]
+
+METHODS = ("closed_form", "mpmath", "scipy", "gd")
 
 
 def trajectory(
@@ -26,6 +29,8 @@ def trajectory(
     method: str = "closed_form",
     dps: int | None = None,
     lr: float | None = None,
+    max_steps: int | None = None,
+    max_dps: int = MAX_DPS,
 ) -> dict[str, np.ndarray]:
     """States and derived quantities of ``model`` at times ``t``.
 
@@ -33,44 +38,86 @@ def trajectory(
     ``Z``; init ``a``, ``b`` of shape (p,) or (batch, p)). ``method``: ``"closed_form"`` (lambdified numpy;
     with ``dps``, the same closed form in mpmath), ``"mpmath"`` (the derived ODE by ``mpmath.odefun`` at
     ``dps`` digits, default 30), ``"scipy"`` (DOP853, rtol 1e-13) or ``"gd"`` (gradient descent with
-    learning rate ``lr``, t = steps × lr). For the two mpmath methods, ``init`` and ``params`` may hold
+    learning rate ``lr``, t = steps × lr: every time must be an integer multiple of ``lr``, to a relative
+    1e-9). For the two mpmath methods, ``init`` and ``params`` may hold
     ``mpmath.mpf`` numbers, which keep their precision (e.g. an initialization aligned to 30 digits).
     The result maps each state name and quantity (``theta``,
     ``loss``, …) to an array with time as the first axis, then batch (if ``init`` had one), then units for
     per-unit quantities; ``"t"`` holds the times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
+
+    Budgets (``numerics.budget``), checked before the work: ``dps <= max_dps`` (default 10⁴); ``max_steps`` per
+    batch element, default 10⁶ GD steps (``"gd"``, exactly t/lr), 10⁵ DOP853 steps (``"scipy"``, estimated from
+    the flow's rate at the start) or 10³ Taylor steps of ``mpmath.odefun`` counted at 30 digits (``"mpmath"``,
+    estimated likewise and counted while integrating). Beyond a budget the error names it and how to raise it.
+
+    Bad arguments are a ``TypeError`` or ``ValueError`` naming them (complex values are refused); a float64
+    result that is not finite although the inputs are (values beyond the float64 range) is an ``OverflowError``.
     """
     model = models.get(model)
+    method, dps, lr, max_steps = _options(method, dps, lr, max_steps, max_dps)
     if method == "closed_form" and model.solver is None:
         raise ValueError(f"method='closed_form' needs a model with a closed form; {model.name!r} has none")
     exact = method == "mpmath" or (method == "closed_form" and dps is not None)
-    inputs = validate(model, t, params, init, method, exact)
-    if lr is not None and method != "gd":
-        raise ValueError(f"lr is only used by method='gd', not {method!r}")
-    if method == "gd" and (lr is None or not np.isfinite(lr) or lr <= 0):
-        raise ValueError(f"method='gd' needs a learning rate lr > 0, got {lr!r}")
-    if dps is not None and (not isinstance(dps, int) or dps < 15):
-        raise ValueError(f"dps must be an integer >= 15, got {dps!r}")
-    if dps is not None and method not in ("closed_form", "mpmath"):
-        raise ValueError(f"dps is only used by 'closed_form' and 'mpmath', not {method!r}")
+    inputs = validate(model, t, params, init, exact)
     backend = "numpy" if dps is None and method != "mpmath" else "mpmath"
     params_env: dict[str, object] = {**inputs.unit_params, **inputs.shared_params}
+    t_max = float(inputs.t.max())
     if method == "closed_form":
         states = _closed_form(model, inputs, params_env, backend, dps)
+    elif method == "gd":
+        steps = gd_steps(inputs.t, lr, max_steps)
+        states = gradient_descent(compiled(model, "numpy"), inputs.state, params_env, steps, lr)
     elif method == "mpmath":
-        states = integrate_mpmath(compiled(model, "mpmath"), inputs.state, params_env, inputs.t, dps or 30)
-    elif method == "scipy":
-        states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)
+        check_flow_budget(method, compiled(model, "mpmath"), inputs.state, params_env, t_max, max_steps, dps or 30)
+        states = integrate_mpmath(compiled(model, "mpmath"), inputs.state, params_env, inputs.t, dps or 30, max_steps)
     else:
-        states = gradient_descent(compiled(model, "numpy"), inputs.state, params_env, inputs.t, float(lr))
+        check_flow_budget(method, compiled(model, "numpy"), inputs.state, params_env, t_max, max_steps)
+        states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)
     result = _with_quantities(model, states, params_env, backend, dps or 30)
+    if backend == "numpy":
+        _check_finite(model, method, result)
     if not inputs.batched:
         result = {k: v[:, 0] for k, v in result.items()}
     result["t"] = inputs.t
     return result
 
 
+def _options(
+    method: object, dps: object, lr: object, max_steps: object, max_dps: object
+) -> tuple[str, int | None, float | None, int]:
+    """The checked ``method``, ``dps``, ``lr`` and step budget (``MAX_STEPS[method]`` unless given)."""
+    if not isinstance(method, str) or method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    max_dps = integer("max_dps", max_dps, 15)
+    if dps is not None:
+        if method not in ("closed_form", "mpmath"):
+            raise ValueError(f"dps is only used by 'closed_form' and 'mpmath', not {method!r}")
+        dps = integer("dps", dps, 15, max_dps)
+    if lr is not None and method != "gd":
+        raise ValueError(f"lr is only used by method='gd', not {method!r}")
+    if method == "gd":
+        if lr is None:
+            raise ValueError("method='gd' needs a learning rate lr > 0 (admissible range: (0, inf))")
+        lr = positive_number("lr", lr)
+    if max_steps is not None and method not in MAX_STEPS:
+        raise ValueError(f"max_steps is only used by the methods {list(MAX_STEPS)}, not {method!r}")
+    budget = MAX_STEPS.get(method, 0) if max_steps is None else integer("max_steps", max_steps, 1, 2**62)
+    return method, dps, lr, budget
+
+
+def _check_finite(model: Model, method: str, result: Mapping[str, np.ndarray]) -> None:
+    """``OverflowError`` naming the non-finite outputs of a float64 run from finite inputs."""
+    bad = [name for name, values in result.items() if not np.all(np.isfinite(values))]
+    if bad:
+        raise OverflowError(
+            f"the float64 {method} of {model.name!r} is not finite in {bad} although init and params are: the "
+            "values (or intermediate ones) are beyond the float64 range for these inputs; use dps (mpmath) for "
+            "the closed form, or rescale the problem"
+        )
+
+
 def _closed_form(
-    model: Model, inputs: object, params_env: dict[str, object], backend: str, dps: int | None
+    model: Model, inputs: Inputs, params_env: dict[str, object], backend: str, dps: int | None
 ) -> dict[str, np.ndarray]:
     cm = compiled(model, backend)
     init_env = {str(model.init_symbol(n)): v for n, v in inputs.state.items()}

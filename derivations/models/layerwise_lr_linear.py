@@ -6,6 +6,10 @@ moments :math:`a = \mathbb E\xi^2 > 0`, :math:`b = \mathbb E\xi y`. Convention: 
 realizable, :math:`\mathbb E y^2 = b^2/a`, so ``loss`` is the excess risk
 :math:`\tfrac a2(\gamma u^\top w - b/a)^2` (the gradient flow does not depend on :math:`\mathbb E y^2`).
 
+The cosines ``alignment`` and ``alignment_weighted`` are undefined at a zero vector and take the value 0 there
+(where :math:`u^\top w = 0`); numerics evaluates them on rescaled states (``derivations.scale_invariance``), so
+they stay in :math:`[-1, 1]` when the weights are far below or above the float64 range of their squares.
+
 Its closed form is pulled back from ``two_layer_scalar`` through the verified coordinate map
 :math:`a_i = \sqrt{\eta_w}\,u_i`, :math:`b_i = \sqrt{\eta_u}\,w_i`, :math:`S = \sqrt{\eta_u\eta_w}\,b/(\gamma a)`,
 :math:`Z = 1`, time :math:`\gamma^2 a\, t` (the spec's :math:`p_i, q_i` are :math:`a_i \pm b_i`).
@@ -95,9 +99,15 @@ MODEL = Model(
         "ww": Quantity("sum", w**2, "|w|^2"),
         "output": Quantity("scalar", gamma * uw, "coefficient of xi in f"),
         "ntk": Quantity("scalar", gamma**2 * (eta_u * ww + eta_w * uu), "learning-rate weighted NTK / (xi xi')"),
-        "alignment": Quantity("scalar", uw / sp.sqrt(uu * ww), "cosine of u and w (the paper's zeta)"),
+        "alignment": Quantity(
+            "scalar",
+            sp.Piecewise((uw / (sp.sqrt(uu) * sp.sqrt(ww)), (uu > 0) & (ww > 0)), (0, True)),
+            "cosine of u and w (the paper's zeta); 0 where u = 0 or w = 0, where it is undefined",
+        ),
         "alignment_weighted": Quantity(
-            "scalar", 2 * sp.sqrt(eta_u * eta_w) * uw / (eta_w * uu + eta_u * ww), "tanh(theta)"
+            "scalar",
+            sp.Piecewise((2 * sp.sqrt(eta_u * eta_w) * uw / (eta_w * uu + eta_u * ww), (uu > 0) | (ww > 0)), (0, True)),
+            "tanh(theta); 0 at u = w = 0, where it is undefined",
         ),
         "loss": Quantity("scalar", a * (gamma * uw - b / a) ** 2 / 2, "excess risk"),
     },
