@@ -71,7 +71,9 @@ def scaling_groups(model: Model, name: str) -> tuple[tuple[str, ...], ...]:
         return ()
     for groups in (tuple((v,) for v in states), (tuple(states),)):
         factor = {v: sp.Symbol(f"lambda_{k}", positive=True) for k, group in enumerate(groups) for v in group}
-        scaled = {model.symbol(n): sp.Mul(*(factor[v] ** degrees[n][v] for v in states)) * model.symbol(n) for n in used}
+        scaled = {
+            model.symbol(n): sp.Mul(*(factor[v] ** degrees[n][v] for v in states)) * model.symbol(n) for n in used
+        }
         if _same(quantity.expr.xreplace(scaled), quantity.expr):
             return groups
     return ()

@@ -144,7 +144,8 @@ def check_flow_budget(
             reach = (tolerance * mpmath.factorial(degree) / size) ** (mpmath.mpf(1) / degree)
             radius = min(1, reach / rate if rate > 0 else 1) / 2  # mpmath.odefun's step: at most 1/2
             steps = float(t_max / radius * mpmath_step_weight(dps))
-        unit = f"Taylor steps of mpmath.odefun (counted at 30 digits; one at dps = {dps} counts {mpmath_step_weight(dps):.3g})"
+        weight = mpmath_step_weight(dps)
+        unit = f"Taylor steps of mpmath.odefun (counted at 30 digits; one at dps = {dps} counts {weight:.3g})"
     if steps > max_steps:
         raise BudgetError(
             f"method={method!r} would need about {steps:.3g} {unit} to reach t = {t_max:.4g} (the flow's time scale "

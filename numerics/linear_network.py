@@ -90,9 +90,12 @@ def init_to_weights(state: Mapping[str, np.ndarray], orientation: str = "paper")
     for kind, found in rows.items():
         if sorted(found) != list(range(1, len(found) + 1)) or not found:
             raise ValueError(f"state must hold the linear_network states {kind}_1 … {kind}_n without gaps, got {found}")
-    arrays = {key: finite_array(f"state[{key!r}]", state[key], exact=True) for kind in rows.values() for key in kind.values()}
+    keys = [key for kind in rows.values() for key in kind.values()]
+    arrays = {key: finite_array(f"state[{key!r}]", state[key], exact=True) for key in keys}
     if len({a.shape for a in arrays.values()}) != 1 or next(iter(arrays.values())).ndim < 1:
-        raise ValueError(f"state arrays must have one shape (..., p), got {({k: a.shape for k, a in arrays.items()})}")
+        raise ValueError(
+            f"state arrays must have one shape (..., p), got { ({k: a.shape for k, a in arrays.items()}) }"
+        )
     W1 = np.stack([arrays[rows["W1"][k]] for k in sorted(rows["W1"])], axis=-2)
     W2 = np.stack([arrays[rows["W2T"][m]] for m in sorted(rows["W2T"])], axis=-1)
     return (W1, W2) if orientation == "paper" else (np.swapaxes(W1, -1, -2), np.swapaxes(W2, -1, -2))
@@ -118,7 +121,9 @@ def moment_params(Sxx: np.ndarray, Sxy: np.ndarray, Syy: np.ndarray | None = Non
     for name, matrix in (("Sxx", Sxx), ("Syy", Syy)):
         asymmetry = np.abs(matrix - matrix.T).astype(float)
         if np.any(asymmetry > SYMMETRY_TOLERANCE * np.max(np.abs(matrix).astype(float))):
-            raise ValueError(f"{name} must be symmetric (to a relative {SYMMETRY_TOLERANCE:g}; its upper triangle is used)")
+            raise ValueError(
+                f"{name} must be symmetric (to {SYMMETRY_TOLERANCE:g} relative; its upper triangle is used)"
+            )
     params: dict[str, object] = {}
     for k in range(d):
         for j in range(k, d):
@@ -215,9 +220,9 @@ def ntk_gram(W1: np.ndarray, W2: np.ndarray, X: np.ndarray, orientation: str = "
         c = W2.shape[-1]
         eye = np.eye(c)
         gram = X.T @ X
-        kernel = np.einsum("mn,...ij->...minj", eye, first).reshape(
-            *first.shape[:-2], c * X.shape[1], -1
-        ) + np.einsum("...mn,ij->...minj", second, gram).reshape(*second.shape[:-2], c * X.shape[1], -1)
+        kernel = np.einsum("mn,...ij->...minj", eye, first).reshape(*first.shape[:-2], c * X.shape[1], -1) + np.einsum(
+            "...mn,ij->...minj", second, gram
+        ).reshape(*second.shape[:-2], c * X.shape[1], -1)
     if not np.all(np.isfinite(kernel)):
         raise OverflowError("ntk_gram: the NTK Gram matrix is beyond the float64 range for these W1, W2 and X")
     return kernel

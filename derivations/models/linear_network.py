@@ -25,11 +25,18 @@ import sympy as sp
 
 from ..model import Instance, Model, Quantity
 
-__all__ = ["REALIZABLE_TOLERANCE", "check_second_moments", "linear_network", "moment_matrices", "product_name", "weights"]
+__all__ = [
+    "REALIZABLE_TOLERANCE",
+    "check_second_moments",
+    "linear_network",
+    "moment_matrices",
+    "product_name",
+    "weights",
+]
 
 REALIZABLE_TOLERANCE = 1e-9
-"""Smallest admissible eigenvalue, ``-REALIZABLE_TOLERANCE``, of the joint correlation matrix (rounding in moments
-computed from data or from a pseudo-inverse, e.g. the realizable default of ``numerics.linear_network.moment_params``)."""
+"""``-REALIZABLE_TOLERANCE`` is the smallest admissible eigenvalue of the joint correlation matrix (rounding in
+moments computed from data or from a pseudo-inverse, e.g. the default ``Syy`` of ``moment_params``)."""
 
 
 def _pair(prefix: str, i: int, j: int, symmetric: bool) -> str:
