@@ -103,9 +103,11 @@ class CoordinateMap:
             # output scale gamma): lambdify and xreplace identify symbols by name
             new = sp.Symbol(f"{g}_clock", **g.assumptions0) if str(g) in taken else g
             renamed[g] = new
-            coefficients = [self.time_scale * sp.sympify(c).xreplace(substitute) for c in (sol.c2, sol.c1, sol.c0)]
+            coefficients = [
+                self.time_scale * sp.sympify(c, strict=True).xreplace(substitute) for c in (sol.c2, sol.c1, sol.c0)
+            ]
             riccati[new] = riccati_solution(
-                *coefficients, sp.sympify(sol.y0).xreplace(substitute), t, name=str(new), branch=sol.branch
+                *coefficients, sp.sympify(sol.y0, strict=True).xreplace(substitute), t, name=str(new), branch=sol.branch
             )
             derivation.extend(riccati[new].derivation)
         inverse = self.inverse_state()

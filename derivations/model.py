@@ -46,13 +46,13 @@ class Quantity:
 def outputs(network: object) -> tuple[sp.Expr, ...]:
     """The components of a network output: a tuple, list or matrix of expressions, or one expression."""
     if isinstance(network, (tuple, list, sp.MatrixBase)):
-        return tuple(sp.sympify(f) for f in network)
-    return (sp.sympify(network),)
+        return tuple(sp.sympify(f, strict=True) for f in network)
+    return (sp.sympify(network, strict=True),)
 
 
 def input_coefficients(expr: sp.Expr, inputs: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
     """The coefficients of ``expr`` in ``inputs``; ``ValueError`` unless it is linear (no constant) in them."""
-    if not sp.sympify(expr).is_polynomial(*inputs):
+    if not sp.sympify(expr, strict=True).is_polynomial(*inputs):
         raise ValueError("expected an expression linear (no constant) in the inputs, got a non-polynomial one")
     poly = sp.Poly(sp.expand(expr), *inputs)
     if poly.total_degree() > 1 or poly.coeff_monomial(1) != 0:

@@ -115,7 +115,7 @@ def riccati_solution(
     ``tags`` maps step keys (``"ode"``, ``"discriminant"``, ``"factor"``, ``"apart"``, ``"log"``,
     ``"solution"``) to paper equation numbers.
     """
-    c2, c1, c0, y0 = (sp.sympify(c) for c in (c2, c1, c0, y0))
+    c2, c1, c0, y0 = (sp.sympify(c, strict=True) for c in (c2, c1, c0, y0))
     branch = branch or _classify(c2, c1, c0, y0)
     if branch not in BRANCHES:
         raise ValueError(f"branch must be one of {BRANCHES}, got {branch!r}")

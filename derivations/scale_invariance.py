@@ -65,7 +65,7 @@ def scaling_groups(model: Model, name: str) -> tuple[tuple[str, ...], ...]:
         raise ValueError(f"{model.name}: quantity {name!r} is not a scalar quantity")
     sums = {n: q.expr for n, q in model.quantities.items() if q.kind == "sum"}
     states = {v: model.symbol(v) for v in model.state_names}
-    degrees = {n: {v: _degree(sp.sympify(e), s) for v, s in states.items()} for n, e in sums.items()}
+    degrees = {n: {v: _degree(sp.sympify(e, strict=True), s) for v, s in states.items()} for n, e in sums.items()}
     used = [n for n in sums if model.symbol(n) in quantity.expr.free_symbols]
     if not used or any(d is None for n in used for d in degrees[n].values()):
         return ()

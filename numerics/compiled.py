@@ -62,7 +62,7 @@ def compiled(model: Model, backend: str = "numpy") -> CompiledModel:
     if cf is not None:
         cf_sums = {str(s): _lambdify(e, backend) for s, e in cf.sums.items()}
         cf_riccati = {
-            str(g): tuple(_lambdify(sp.sympify(c), backend) for c in (sol.c2, sol.c1, sol.c0, sol.y0))
+            str(g): tuple(_lambdify(sp.sympify(c, strict=True), backend) for c in (sol.c2, sol.c1, sol.c0, sol.y0))
             for g, sol in cf.riccati.items()
         }
         cf_state = {n: _lambdify(e, backend) for n, e in cf.state.items()}

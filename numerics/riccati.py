@@ -8,6 +8,7 @@ computed directly and the other from ``alpha * beta = -c2 c0``.
 
 from __future__ import annotations
 
+import numbers
 from functools import cache
 
 import mpmath
@@ -51,9 +52,38 @@ def _discriminant(c2: object, c1: object, c0: object) -> object:
     return delta
 
 
+def _check_before_blow_up(denominator: object) -> None:
+    """``ValueError`` where the stable form's denominator ``e^{-kt} + tau (beta - c2 y0)``, 1 at t = 0 and monotone
+    in t, has reached 0: the solution blows up before ``t``."""
+    if np.any(denominator <= 0):
+        raise ValueError(
+            "t must be before the blow-up of the solution (y0 beyond the repelling root): admissible t < t*"
+        )
+
+
+def _arguments(values: dict[str, object]) -> list[np.ndarray]:
+    """The five arguments as float arrays, broadcast; ``TypeError``/``ValueError`` naming a bad one. Non-finite
+    values propagate (as in numpy); ``t`` must be >= 0."""
+    arrays = []
+    for name, value in values.items():
+        raw = np.asarray(value)
+        if raw.dtype.kind not in "iuf":
+            raise TypeError(f"{name} must be real numbers (int or float, no complex or bool), got dtype {raw.dtype}")
+        arrays.append(raw.astype(float))
+    try:
+        arrays = np.broadcast_arrays(*arrays)
+    except ValueError as exc:
+        shapes = {name: np.shape(v) for name, v in values.items()}
+        raise ValueError(f"c2, c1, c0, y0 and t must broadcast to one shape, got {shapes}") from exc
+    if np.any(arrays[-1] < 0):
+        raise ValueError("t must be >= 0 (admissible range: [0, inf))")
+    return arrays
+
+
 def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """y(t) for ``y' = c2 y^2 + c1 y + c0``, broadcasting all arguments (float64; +inf past an overflow)."""
-    c2, c1, c0, y0, t = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (c2, c1, c0, y0, t)))
+    """y(t) for ``y' = c2 y^2 + c1 y + c0``, broadcasting all arguments (float64; +inf past an overflow, NaN from
+    NaN arguments). ``ValueError`` for a negative discriminant, ``t < 0`` or ``t`` past a blow-up."""
+    c2, c1, c0, y0, t = _arguments({"c2": c2, "c1": c1, "c0": c0, "y0": y0, "t": t})
     k = np.sqrt(_discriminant(c2, c1, c0))
     stable, split = _compiled("numpy")
     with np.errstate(all="ignore"):
@@ -61,15 +91,30 @@ def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
         big = np.where(c1 > 0, alpha_direct, beta_direct)
         small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)
         alpha, beta = np.where(c1 > 0, big, small), np.where(c1 > 0, small, big)
+        _check_before_blow_up(np.exp(-k * t) + t * _phi1_numpy(k * t) * (beta - c2 * y0))
         return stable(c2, c0, y0, t, k, alpha, beta)
 
 
 def riccati_mpmath(c2: mpmath.mpf, c1: mpmath.mpf, c0: mpmath.mpf, y0: mpmath.mpf, t: mpmath.mpf) -> mpmath.mpf:
-    """The same solution for scalar mpmath numbers (at the current ``mpmath.mp.dps``)."""
+    """The same solution for scalar real numbers, in mpmath at the current ``mpmath.mp.dps``."""
+    names = ("c2", "c1", "c0", "y0", "t")
+    c2, c1, c0, y0, t = (_real_mpf(name, v) for name, v in zip(names, (c2, c1, c0, y0, t), strict=True))
+    if t < 0:
+        raise ValueError("t must be >= 0 (admissible range: [0, inf))")
     k = mpmath.sqrt(_discriminant(c2, c1, c0))
     stable, split = _compiled("mpmath")
     alpha_direct, beta_direct = split(c1, k)
     big = alpha_direct if c1 > 0 else beta_direct
     small = -c2 * c0 / big if big > 0 else mpmath.mpf(0)
     alpha, beta = (big, small) if c1 > 0 else (small, big)
+    _check_before_blow_up(mpmath.exp(-k * t) + t * _phi1_mpmath(k * t) * (beta - c2 * y0))
     return stable(c2, c0, y0, t, k, alpha, beta)
+
+
+def _real_mpf(name: str, value: object) -> mpmath.mpf:
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, mpmath.mpf)):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    value = mpmath.mpf(value) if not isinstance(value, mpmath.mpf) else value
+    if not mpmath.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return value

@@ -42,7 +42,7 @@ def identities(
             proof = prove_zero(residual, relations=relations, substitutions=substitutions)
             if not proof.holds:
                 if sampler is not None:
-                    expr = sp.sympify(residual).subs(dict(substitutions or {})).doit()
+                    expr = sp.sympify(residual, strict=True).subs(dict(substitutions or {})).doit()
                     point = counterexample(expr, sampler)
                     if point is not None:
                         return Outcome.refuted(

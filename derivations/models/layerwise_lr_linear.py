@@ -69,7 +69,7 @@ def _solve(model: Model) -> ClosedForm:
     ((clock, sol),) = cf.riccati.items()
     phi0 = sp.sqrt(P / Q)
     in_pq = {sp.Symbol("P_0", nonnegative=True): P / 2, sp.Symbol("M_0", nonnegative=True): Q / 2}
-    c2, c1, c0 = (sp.sympify(c).xreplace(in_pq) for c in (sol.c2, sol.c1, sol.c0))
+    c2, c1, c0 = (sp.sympify(c, strict=True).xreplace(in_pq) for c in (sol.c2, sol.c1, sol.c0))
     phi = phi_riccati()
     cf.derivation.add(
         sp.Eq(sp.Symbol("varphi"), phi0 * clock),

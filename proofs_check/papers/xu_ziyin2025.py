@@ -389,7 +389,8 @@ claim(
             LW.unit_field[u].xreplace(_abc) - _C * LW.unit_field[u],
             LW.unit_field[w].xreplace(_abc) - _C * LW.unit_field[w],
             *[
-                sp.sympify(c).xreplace(_sums).xreplace(_abc_init) - sp.sympify(c).xreplace(_sums)
+                sp.sympify(c, strict=True).xreplace(_sums).xreplace(_abc_init)
+                - sp.sympify(c, strict=True).xreplace(_sums)
                 for c in (_clock.c2, _clock.c1, _clock.c0)
             ],
             *[e.xreplace(_abc_init) - _C * e for e in _lw_state.values()],
