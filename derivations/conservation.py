@@ -107,8 +107,9 @@ def reparametrization(instance: Instance) -> list[sp.Expr]:
         coefficients = [c for f in instance.outputs for c in input_coefficients(f, instance.inputs)]
     except ValueError as error:
         raise UnsupportedModelError(f"{name}: {error}") from None
-    phi = [sp.factor(f) for f in coefficients]
-    phi = [f for f in phi if f != 0]
+    # Poly coefficients are canonical in their domain, so a zero one is structurally 0; factoring them (an
+    # irreducible polynomial in every state variable for one output) is never needed and dominated large widths
+    phi = [f for f in coefficients if f != 0]
     for f in phi:
         if not f.is_polynomial(*instance.variables):
             raise UnsupportedModelError(f"{name}: the coefficient {f} is not polynomial in the state")

@@ -6,7 +6,7 @@ units on the last axis, so one compiled function serves every width and batch.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -17,7 +17,7 @@ import sympy as sp
 from derivations.model import Model
 from derivations.scale_invariance import scaling_groups
 
-__all__ = ["CompiledModel", "compiled"]
+__all__ = ["BatchField", "CompiledModel", "batch_field", "compiled"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,82 @@ def compiled(model: Model, backend: str = "numpy") -> CompiledModel:
         positive = frozenset(str(g) for g in cf.riccati if g.is_positive)
     scaling = {n: groups for n in scalars if (groups := scaling_groups(model, n))}
     return CompiledModel(model, vector_field, sums, units, scalars, cf_sums, cf_riccati, cf_state, positive, scaling)
+
+
+@dataclass(frozen=True)
+class BatchField:
+    r"""The derived vector field of a whole batch, on states packed as one array ``y`` of shape (states, batch, p)
+    (state names in model order), and its directional derivative :math:`J(y)\,v` (the analytic Jacobian, by
+    ``sympy.diff`` of the unit field, the sums over units by the chain rule). Each is one generated function in
+    which common subexpressions, the sums among them, are computed once. ``params`` are the model's unit then
+    shared parameter values in :attr:`param_names` order (arrays broadcasting against (batch, p), or scalars).
+    """
+
+    param_names: tuple[str, ...]
+    field: Callable[..., list]
+    tangent: Callable[..., list]
+
+    def __call__(self, y: np.ndarray, params: Sequence[object]) -> np.ndarray:
+        """The field at ``y``: an array of the shape of ``y``."""
+        return _stack(self.field(*y, *params), y)
+
+    def jvp(self, y: np.ndarray, v: np.ndarray, params: Sequence[object]) -> np.ndarray:
+        r""":math:`J(y)\,v`, with ``v`` of the shape of ``y`` (each start's tangent stays within the start)."""
+        return _stack(self.tangent(*y, *v, *params), y)
+
+
+def _stack(components: Sequence[object], like: np.ndarray) -> np.ndarray:
+    try:
+        stacked = np.array(components)
+    except ValueError:  # components of different shapes (a constant or a sum among them)
+        stacked = None
+    if stacked is not None and stacked.shape == like.shape:
+        return stacked
+    out = np.empty_like(like)
+    for i, c in enumerate(components):
+        out[i] = c
+    return out
+
+
+def _unit_sum(values: np.ndarray) -> np.ndarray:
+    return np.add.reduce(values, axis=-1, keepdims=True)
+
+
+@cache
+def batch_field(model: Model) -> BatchField:
+    """The :class:`BatchField` of ``model`` (numpy), compiled once.
+
+    ``ValueError`` if a sum the field uses does not depend on the units (it would not be a sum over them)."""
+    field = model.unit_field
+    states = [model.symbol(n) for n in model.state_names]
+    unit_params = {model.symbol(n) for n in model.unit_param_names}
+    params = [model.symbol(n) for n in (*model.unit_param_names, *model.shared_param_names)]
+    used = set().union(*(e.free_symbols for e in field.values()))
+    summands = {model.symbol(n): q.expr for n, q in model.quantities.items() if q.kind == "sum"}
+    summands = {q: e for q, e in summands.items() if q in used}
+    for q, e in summands.items():
+        if not e.free_symbols & (set(states) | unit_params):
+            raise ValueError(f"{model.name}: the sum {q} = Σ {e} does not depend on the units")
+    unit_sum = sp.Function("unit_sum")
+    tangents = [sp.Dummy(f"d{s}") for s in states]
+
+    def along(expr: sp.Expr, tangent_sums: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:
+        own = sum(sp.diff(expr, s) * v for s, v in zip(states, tangents, strict=True))
+        return own + sum(sp.diff(expr, q) * dq for q, dq in tangent_sums.items())
+
+    sums = {q: unit_sum(e) for q, e in summands.items()}
+    tangent_sums = {q: unit_sum(along(e, {})) for q, e in summands.items()}
+    components = [field[s] for s in states]
+
+    def generate(args: list[sp.Symbol], exprs: list[sp.Expr]) -> Callable[..., list]:
+        exprs = [e.xreplace(sums) for e in exprs]
+        return sp.lambdify(args, exprs, modules=[{"unit_sum": _unit_sum}, "numpy"], cse=True)
+
+    return BatchField(
+        param_names=tuple(str(p) for p in params),
+        field=generate([*states, *params], components),
+        tangent=generate([*states, *tangents, *params], [along(c, tangent_sums) for c in components]),
+    )
 
 
 def mp_vectorize(f: Callable[..., object]) -> Callable[..., np.ndarray]:

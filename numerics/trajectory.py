@@ -14,11 +14,10 @@ from .budget import MAX_DPS, MAX_STEPS, check_flow_budget, gd_steps
 from .compiled import compiled, to_mpf
 from .evaluate import closed_form_state, quantities
 from .integrate import gradient_descent, integrate_mpmath, integrate_scipy
-from .validation import Inputs, integer, positive_number, validate
+from .taylor import integrate_taylor
+from .validation import DPS_METHODS, METHODS, Inputs, integer, positive_number, validate
 
-__all__ = ["METHODS", "trajectory"]
-
-METHODS = ("closed_form", "mpmath", "scipy", "gd")
+__all__ = ["trajectory"]
 
 
 def trajectory(
@@ -37,10 +36,12 @@ def trajectory(
     ``params`` and ``init`` are keyed by the model's symbol names (e.g. ``two_layer_scalar``: params ``S``,
     ``Z``; init ``a``, ``b`` of shape (p,) or (batch, p)). ``method``: ``"closed_form"`` (lambdified numpy;
     with ``dps``, the same closed form in mpmath), ``"mpmath"`` (the derived ODE by ``mpmath.odefun`` at
-    ``dps`` digits, default 30), ``"scipy"`` (DOP853, rtol 1e-13) or ``"gd"`` (gradient descent with
-    learning rate ``lr``, t = steps × lr: every time must be an integer multiple of ``lr``, to a relative
-    1e-9). For the two mpmath methods, ``init`` and ``params`` may hold
-    ``mpmath.mpf`` numbers, which keep their precision (e.g. an initialization aligned to 30 digits).
+    ``dps`` digits, default 30), ``"scipy"`` (DOP853, rtol 1e-13, the batch as one vectorized system),
+    ``"taylor"`` (heyoka's Taylor integrator of the derived ODE, optional extra ``[taylor]``: float64, or with
+    ``dps`` long double up to 18 digits and MPFR above; see ``numerics.taylor``) or ``"gd"`` (gradient descent
+    with learning rate ``lr``, t = steps × lr: every time must be an integer multiple of ``lr``, to a relative
+    1e-9). With ``dps`` (and for ``"mpmath"``), ``init`` and ``params`` may hold ``mpmath.mpf`` numbers, which
+    keep their precision (e.g. an initialization aligned to 30 digits).
     The result maps each state name and quantity (``theta``,
     ``loss``, …) to an array with time as the first axis, then batch (if ``init`` had one), then units for
     per-unit quantities; ``"t"`` holds the times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
@@ -57,7 +58,7 @@ def trajectory(
     method, dps, lr, max_steps = _options(method, dps, lr, max_steps, max_dps)
     if method == "closed_form" and model.solver is None:
         raise ValueError(f"method='closed_form' needs a model with a closed form; {model.name!r} has none")
-    exact = method == "mpmath" or (method == "closed_form" and dps is not None)
+    exact = method == "mpmath" or (method in DPS_METHODS and dps is not None)
     inputs = validate(model, t, params, init, exact)
     backend = "numpy" if dps is None and method != "mpmath" else "mpmath"
     params_env: dict[str, object] = {**inputs.unit_params, **inputs.shared_params}
@@ -70,6 +71,8 @@ def trajectory(
     elif method == "mpmath":
         check_flow_budget(method, compiled(model, "mpmath"), inputs.state, params_env, t_max, max_steps, dps or 30)
         states = integrate_mpmath(compiled(model, "mpmath"), inputs.state, params_env, inputs.t, dps or 30, max_steps)
+    elif method == "taylor":
+        states = integrate_taylor(model, inputs.state, params_env, inputs.t, dps)
     else:
         check_flow_budget(method, compiled(model, "numpy"), inputs.state, params_env, t_max, max_steps)
         states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)
@@ -90,8 +93,8 @@ def _options(
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     max_dps = integer("max_dps", max_dps, 15)
     if dps is not None:
-        if method not in ("closed_form", "mpmath"):
-            raise ValueError(f"dps is only used by 'closed_form' and 'mpmath', not {method!r}")
+        if method not in DPS_METHODS:
+            raise ValueError(f"dps is only used by {DPS_METHODS}, not {method!r}")
         dps = integer("dps", dps, 15, max_dps)
     if lr is not None and method != "gd":
         raise ValueError(f"lr is only used by method='gd', not {method!r}")

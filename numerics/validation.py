@@ -12,7 +12,21 @@ import numpy as np
 
 from derivations.model import Model
 
-__all__ = ["ArgumentTypeError", "Inputs", "finite_array", "integer", "mapping", "positive_number", "validate"]
+__all__ = [
+    "DPS_METHODS",
+    "METHODS",
+    "ArgumentTypeError",
+    "Inputs",
+    "finite_array",
+    "integer",
+    "mapping",
+    "positive_number",
+    "validate",
+]
+
+METHODS = ("closed_form", "mpmath", "scipy", "gd", "taylor")
+# the methods that take ``dps`` (digits of the result)
+DPS_METHODS = ("closed_form", "mpmath", "taylor")
 
 
 class ArgumentTypeError(TypeError, ValueError):

@@ -8,51 +8,40 @@ import mpmath
 import sympy as sp
 
 from derivations.derivation import Derivation
-from derivations.proof import prove_zero
-from numerics import trajectory
-from numerics.aligned import aligned_case, full_flow_error, gd_errors
 from proofs_check.claims import Outcome
+from proofs_check.paper import Measurement
 
 __all__ = [
     "aligned_full_flow",
     "all_of",
-    "closed_form_vs_ode",
+    "closed_form_error",
+    "deferred",
     "derivation_steps",
-    "erratum",
     "free_algebra_zero",
     "identities",
-    "sampled",
 ]
-
-Point = Mapping[sp.Symbol, mpmath.mpf]
-Sampler = Callable[[int], Point]
 
 
 def identities(
     residuals: Iterable[sp.Expr],
     relations: Sequence[sp.Expr] = (),
     substitutions: Mapping[sp.Basic, sp.Expr] | None = None,
-    sampler: Sampler | None = None,
 ) -> Callable[[], Outcome]:
-    """Every residual vanishes identically (exactly); otherwise refuted, with a sampled counterexample."""
+    """Every residual vanishes identically (exactly); otherwise refuted with a sampled counterexample, or an error
+    if no counterexample is found either (:func:`proofs_check.statement_checks.equal_sides`)."""
 
     def check() -> Outcome:
-        methods = []
-        for residual in residuals:
-            proof = prove_zero(residual, relations=relations, substitutions=substitutions)
-            if not proof.holds:
-                if sampler is not None:
-                    expr = sp.sympify(residual, strict=True).subs(dict(substitutions or {})).doit()
-                    point = counterexample(expr, sampler)
-                    if point is not None:
-                        return Outcome.refuted(
-                            "numeric counterexample (30 digits)", point, f"residual {proof.residual}"
-                        )
-                return Outcome.refuted("exact normal form", {}, f"non-zero residual: {proof.residual}")
-            methods.append(proof.method)
-        return Outcome.proved(", ".join(sorted(set(methods))))
+        from proofs_check.statement_checks import equal_sides
+
+        exprs = [sp.sympify(r, strict=True).subs(dict(substitutions or {})).doit() for r in residuals]
+        return equal_sides(exprs, [sp.S.Zero] * len(exprs), relations)
 
     return check
+
+
+def deferred(build: Callable[[], Callable[[], Outcome]]) -> Callable[[], Outcome]:
+    """A check that is built when it runs (declaring a claim computes nothing)."""
+    return lambda: build()()
 
 
 def derivation_steps(derivation: Derivation, tags: Iterable[str]) -> Callable[[], Outcome]:
@@ -74,22 +63,6 @@ def derivation_steps(derivation: Derivation, tags: Iterable[str]) -> Callable[[]
     return check
 
 
-def sampled(
-    predicate: Callable[[Point], bool], sampler: Sampler, n: int = 300, what: str = ""
-) -> Callable[[], Outcome]:
-    """Numeric support: ``predicate`` holds at ``n`` sampled points (30 digits), else a counterexample."""
-
-    def check() -> Outcome:
-        with mpmath.workdps(30):
-            for i in range(n):
-                point = sampler(i)
-                if not predicate(point):
-                    return Outcome.refuted("sampling (30 digits)", _strings(point), what)
-        return Outcome.numeric(f"sampling, {n} random cases (30 digits)", what)
-
-    return check
-
-
 def all_of(*checks: Callable[[], Outcome]) -> Callable[[], Outcome]:
     """Proved iff all are proved; numerically supported if the weakest is; else the first failure."""
 
@@ -106,52 +79,24 @@ def all_of(*checks: Callable[[], Outcome]) -> Callable[[], Outcome]:
     return check
 
 
-def erratum(
-    printed: Callable[[], Outcome], corrected: Callable[[], Outcome], printed_text: str, corrected_text: str
-) -> Callable[[], Outcome]:
-    """The printed form must be refuted and the corrected one proved."""
-    return lambda: Outcome.erratum(printed(), corrected(), printed_text, corrected_text)
+def closed_form_error(
+    model: str, cases: Sequence[tuple[dict, dict]], times: Sequence[float], dps: int = 30
+) -> Measurement:
+    """The largest error, relative to each state vector's norm, of the closed form at ``dps`` digits against
+    ``mpmath.odefun`` on the derived flow, over the cases (params, init) and times: an experiment's measurement."""
+    from numerics import trajectory
 
-
-def counterexample(expr: sp.Expr, sampler: Sampler, tries: int = 50) -> dict[str, str] | None:
-    """A sampled point where ``expr`` is clearly non-zero (30 digits), or None."""
-    with mpmath.workdps(30):
-        symbols = sorted(expr.free_symbols, key=str)
-        f = sp.lambdify(symbols, expr, modules="mpmath")
-        for i in range(tries):
-            point = sampler(i)
-            value = f(*(point[s] for s in symbols))
-            if abs(value) > mpmath.mpf(10) ** -20:
-                return {**_strings({s: point[s] for s in symbols}), "residual": mpmath.nstr(value, 10)}
-    return None
-
-
-def _strings(point: Mapping[object, object]) -> dict[str, str]:
-    return {str(k): mpmath.nstr(v, 12) if isinstance(v, mpmath.mpf) else str(v) for k, v in point.items()}
-
-
-def closed_form_vs_ode(
-    model: str, cases: Sequence[tuple[dict, dict]], times: Sequence[float], dps: int = 30, tolerance: float = 1e-25
-) -> Callable[[], Outcome]:
-    """The closed form at ``dps`` digits against ``mpmath.odefun`` on the derived flow, for each (params, init):
-    numerically supported if the largest error relative to each state vector's norm is below ``tolerance``."""
-
-    def check() -> Outcome:
-        worst = mpmath.mpf(0)
-        method = f"closed form vs mpmath.odefun ({dps} digits)"
-        for params, init in cases:
-            closed = trajectory(model, times, params, init, dps=dps)
-            flow = trajectory(model, times, params, init, method="mpmath", dps=dps)
-            with mpmath.workdps(dps):
-                for name in init:
-                    for k in range(len(times)):
-                        diff = sum((x - y) ** 2 for x, y in zip(closed[name][k], flow[name][k], strict=True))
-                        worst = max(worst, mpmath.sqrt(diff / sum(y**2 for y in flow[name][k])))
-        if worst > tolerance:
-            return Outcome.refuted(method, {"relative error": mpmath.nstr(worst, 5)})
-        return Outcome.numeric(method, f"max relative error {mpmath.nstr(worst, 3)}")
-
-    return check
+    worst = mpmath.mpf(0)
+    for params, init in cases:
+        closed = trajectory(model, times, params, init, dps=dps)
+        flow = trajectory(model, times, params, init, method="mpmath", dps=dps)
+        with mpmath.workdps(dps):
+            for name in init:
+                for k in range(len(times)):
+                    diff = sum((x - y) ** 2 for x, y in zip(closed[name][k], flow[name][k], strict=True))
+                    worst = max(worst, mpmath.sqrt(diff / sum(y**2 for y in flow[name][k])))
+    detail = f"{len(cases)} cases, t = {list(times)}"
+    return Measurement(float(worst), f"closed form vs mpmath.odefun ({dps} digits)", detail)
 
 
 def free_algebra_zero(residuals: Callable[[], Mapping[str, sp.Basic]], what: str) -> Callable[[], Outcome]:
@@ -175,6 +120,8 @@ def aligned_full_flow(
     relative error is below ``tolerance`` and the GD error halves (ratio 1.8-2.2) with each halving of lr."""
 
     def check() -> Outcome:
+        from numerics.aligned import aligned_case, full_flow_error, gd_errors
+
         errors = {
             lam: full_flow_error(aligned_case(lam=lam, seed=seed), list(times), model=model) for seed, lam in cases
         }

@@ -1,18 +1,21 @@
-"""Claims, their outcomes, and the registry that collects them.
+"""Claims, their outcomes, and the registry of the papers whose claims are checked.
 
-A :class:`Claim` pairs a statement from a paper with a zero-argument ``check`` that decides it and returns
-an :class:`Outcome`. Paper modules register their claims into the global :data:`REGISTRY` on import.
+A :class:`Claim` pairs a statement from a paper with a zero-argument ``check`` that decides it and returns an
+:class:`Outcome`. Claims are made by :meth:`proofs_check.Paper.claim`, which derives the check from the statement;
+the statement itself may be given as a zero-argument callable, so that declaring a claim computes nothing.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import sympy as sp
+if TYPE_CHECKING:
+    from proofs_check.paper import Paper
 
-from derivations.naming import align_rows, latex, text_latex
+__all__ = ["Citation", "Claim", "Outcome", "Registry", "Status"]
 
 
 class Status(str, enum.Enum):
@@ -27,7 +30,7 @@ class Status(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Citation:
-    """Where a claim appears: ``paper`` is the registry key, ``reference`` the human-readable text."""
+    """Where a claim appears: ``paper`` is the paper's key, ``reference`` the human-readable text."""
 
     paper: str
     reference: str
@@ -83,82 +86,134 @@ class Outcome:
 
     @classmethod
     def error(cls, detail: str) -> Outcome:
-        """The check could not reach a verdict (exception, bad return value, inconsistent erratum)."""
+        """The check could not reach a verdict (exception, bad return value, inconsistent erratum, timeout)."""
         return cls(Status.ERROR, "", detail)
 
+    def to_json(self) -> dict:
+        """The outcome's fields as JSON values."""
+        return {
+            "status": self.status.value,
+            "method": self.method,
+            "detail": self.detail,
+            "counterexample": self.counterexample,
+            "printed": self.printed,
+            "corrected": self.corrected,
+        }
 
-@dataclass(frozen=True)
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Outcome:
+        """The inverse of :meth:`to_json`."""
+        counterexample = data.get("counterexample")
+        return cls(
+            Status(data["status"]),
+            str(data.get("method", "")),
+            str(data.get("detail", "")),
+            dict(counterexample) if counterexample else None,  # type: ignore[call-overload]
+            str(data.get("printed", "")),
+            str(data.get("corrected", "")),
+        )
+
+
 class Claim:
-    """One checkable statement from a paper; ``statement`` is a SymPy object or a short string."""
+    """One checkable statement of a paper.
 
-    id: str
-    citation: Citation
-    statement: object
-    check: Callable[[], Outcome]
-    assumptions: tuple[str, ...] = ()
-    title: str = ""
+    ``statement`` (and ``corrected``, the right form of a misprinted statement) is a SymPy object, a string, or a
+    zero-argument callable returning one; a callable is called once, on first use, and its result passed to
+    ``validate`` (which raises ValueError naming the claim on bad use). ``paper`` supplies the notation that
+    displays the statement.
+    """
 
-    def __post_init__(self) -> None:
-        if not self.id or self.id != self.id.strip():
-            raise ValueError(f"claim id must be non-empty without surrounding whitespace: {self.id!r}")
-        if not callable(self.check):
-            raise TypeError(f"check of claim {self.id!r} is not callable")
+    def __init__(
+        self,
+        id: str,
+        citation: Citation,
+        statement: object,
+        check: Callable[[], Outcome],
+        assumptions: Iterable[object] = (),
+        *,
+        corrected: object = None,
+        paper: Paper | None = None,
+        validate: Callable[[Claim, object], object] | None = None,
+    ) -> None:
+        if not isinstance(id, str) or not id or id != id.strip():
+            raise ValueError(f"claim id must be a non-empty string without surrounding whitespace: {id!r}")
+        if not callable(check):
+            raise TypeError(f"check of claim {id!r} is not callable")
+        self.id = id
+        self.citation = citation
+        self.check = check
+        self.assumptions = tuple(assumptions)
+        self.paper = paper
+        self._validate = validate
+        self._given = {"statement": statement, "corrected": corrected}
+        self._built: dict[str, object] = {}
+
+    def _materialize(self, which: str) -> object:
+        if which not in self._built:
+            given = self._given[which]
+            value = given() if callable(given) else given
+            self._built[which] = self._validate(self, value) if self._validate and value is not None else value
+        return self._built[which]
+
+    @property
+    def statement(self) -> object:
+        """The statement (built on first use)."""
+        return self._materialize("statement")
+
+    @property
+    def corrected(self) -> object:
+        """The corrected form of a misprinted statement, or None."""
+        return self._materialize("corrected")
 
     def latex(self) -> str:
-        """This claim as a LaTeX paragraph: id, title, citation and assumptions, then its statement, displayed
-        through the papers' naming table if it is a SymPy object, quoted as typewriter text if it is a string."""
-        lines = [f"\\paragraph{{\\texttt{{{text_latex(self.id)}}}}} {text_latex(self.title or self.id)}."]
-        lines.append(f"\\emph{{Cited:}} {text_latex(self.citation.reference)}.")
-        if self.assumptions:
-            lines.append("\\emph{Assumptions:} " + "; ".join(text_latex(a) for a in self.assumptions) + ".")
-        lines.append(statement_latex(self.statement))
-        return "\n".join(lines)
+        """This claim as a LaTeX paragraph: id, citation and assumptions, then its statement (and the corrected
+        form of an erratum), displayed through the paper's notation."""
+        from proofs_check.rendering import claim_latex
 
+        return claim_latex(self)
 
-def statement_latex(statement: object) -> str:
-    """A claim statement as a display: SymPy relations as ``align*`` rows (broken when wide), other SymPy
-    objects as a ``displaymath``, anything else as quoted typewriter text."""
-    if isinstance(statement, sp.Basic):
-        if isinstance(statement, sp.core.relational.Relational):
-            return "\\begin{align*}\n" + " \\\\\n".join(align_rows(statement)) + "\n\\end{align*}"
-        return f"\\[ {latex(statement)} \\]"
-    # ragged right: typewriter spaces do not stretch, so a justified line would overflow
-    return f"\\begin{{quote}}\\raggedright\\texttt{{{text_latex(str(statement))}}}\\end{{quote}}"
+    def __repr__(self) -> str:
+        return f"Claim({self.id!r})"
 
 
 class Registry:
-    """Ordered collection of claims with unique ids."""
+    """Papers, in order, and their claims (ids unique across papers)."""
 
-    def __init__(self) -> None:
-        self._claims: dict[str, Claim] = {}
+    def __init__(self, papers: Iterable[Paper] = ()) -> None:
+        self._papers: dict[str, Paper] = {}
+        for paper in papers:
+            self.add(paper)
 
-    def register(self, claim: Claim) -> Claim:
-        """Add ``claim``; raises ValueError if its id is already registered."""
-        if claim.id in self._claims:
-            raise ValueError(f"duplicate claim id {claim.id!r}")
-        self._claims[claim.id] = claim
-        return claim
+    def add(self, paper: Paper) -> Paper:
+        """Add ``paper``; ValueError if its key is taken by another paper or one of its claim ids is taken."""
+        known = self._papers.get(paper.key)
+        if known is paper:
+            return paper
+        if known is not None:
+            raise ValueError(f"duplicate paper key {paper.key!r}")
+        taken = {c.id for p in self._papers.values() for c in p.claims()}
+        clash = [c.id for c in paper.claims() if c.id in taken]
+        if clash:
+            raise ValueError(f"duplicate claim id {clash[0]!r} (paper {paper.key!r})")
+        self._papers[paper.key] = paper
+        return paper
 
     def claims(self, paper: str | None = None) -> list[Claim]:
-        """Claims in registration order, optionally only those of ``paper`` (ValueError if unknown)."""
+        """Claims in declaration order, optionally only those of ``paper`` (ValueError if unknown)."""
         if paper is None:
-            return list(self._claims.values())
-        if paper not in self.papers():
-            known = ", ".join(self.papers()) or "none"
-            raise ValueError(f"unknown paper {paper!r}; known papers: {known}")
-        return [claim for claim in self._claims.values() if claim.citation.paper == paper]
+            return [c for p in self._papers.values() for c in p.claims()]
+        return self.paper(paper).claims()
+
+    def paper(self, key: str) -> Paper:
+        """The paper registered as ``key``; ValueError naming the known papers otherwise."""
+        if key not in self._papers:
+            known = ", ".join(self._papers) or "none"
+            raise ValueError(f"unknown paper {key!r}; known papers: {known}")
+        return self._papers[key]
 
     def papers(self) -> list[str]:
-        """Paper keys in order of their first registered claim."""
-        return list(dict.fromkeys(claim.citation.paper for claim in self._claims.values()))
+        """Paper keys in registration order."""
+        return list(self._papers)
 
     def __len__(self) -> int:
-        return len(self._claims)
-
-
-REGISTRY = Registry()
-
-
-def register(claim: Claim) -> Claim:
-    """Register ``claim`` in the global :data:`REGISTRY` and return it."""
-    return REGISTRY.register(claim)
+        return sum(len(p.claims()) for p in self._papers.values())

@@ -1,60 +1,88 @@
-"""Command line: ``python -m proofs_check [--paper NAME] [--claim PREFIX] [--json FILE | --list] [--latex FILE]
-[--pdf FILE]``."""
+"""Command line: ``python -m proofs_check [FILE.py ...] [--paper NAME] [--claim PREFIX] [--json FILE | --list]
+[--latex FILE] [--pdf FILE] [--jobs N] [--timeout S] [--from-json FILE]``.
+
+Exit status: 0 when no claim is refuted or in error, 1 otherwise, 2 on a usage error (unknown paper, bad prefix, a
+user file that fails to load, an output path that cannot be written; all reported before any check runs), 3 when
+``--pdf`` cannot be produced.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 from collections.abc import Sequence
 from importlib import metadata
-from typing import TextIO
+from pathlib import Path
 
-from derivations.conservation import conservation_table
 from proofs_check.claims import Claim, Registry, Status
-from proofs_check.latex_report import document
-from proofs_check.papers import load_papers
-from proofs_check.pdf import LatexError, PdflatexMissing, compile_pdf, find_pdflatex
+from proofs_check.output import Progress, check_destinations, load_timings, save_timings
+from proofs_check.paper import PaperInfo
 from proofs_check.report import format_details, format_table, summary_line, to_json
-from proofs_check.runner import Record, run_claims
+from proofs_check.runner import Record, default_jobs, run_claims
 
-PROG = "python -m proofs_check"
 TEX_FAILED = 3
 """Exit status when ``--pdf`` cannot be produced (no pdflatex, or pdflatex failed)."""
+USAGE = 2
 FAILING = (Status.REFUTED, Status.ERROR)
-VERSIONED_DISTRIBUTIONS = ("layerwise-linear-flows", "sympy", "mpmath")
+DISTRIBUTION = "layerwise-linear-flows"
+VERSIONED_DISTRIBUTIONS = (DISTRIBUTION, "sympy", "mpmath", "numpy", "scipy", "z3-solver")
+DEFAULT_TIMEOUT = 120.0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def program_name() -> str:
+    """How the command was invoked: ``python -m proofs_check`` or the console script's name."""
+    invoked = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return "python -m proofs_check" if invoked in ("", "__main__.py", "-c") or invoked.endswith(".py") else invoked
+
+
+def version() -> str:
+    """The installed package's version, or "unknown" from a bare source tree."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of the ``proofs_check`` command."""
     parser = argparse.ArgumentParser(
-        prog=PROG,
-        description="Check the registered claims of the papers and report, for each, whether it is proved, "
-        "numerically supported, refuted, an erratum (printed form refuted, corrected form verified) "
-        "or an error.",
+        prog=prog or program_name(),
+        description="Check the claims of the built-in papers, or of the papers defined in FILE.py, and report for "
+        "each whether it is proved, numerically supported, refuted, an erratum (printed form refuted, corrected "
+        "form verified) or an error.",
     )
+    parser.add_argument("files", nargs="*", metavar="FILE.py", help="check only the papers these Python files define")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     parser.add_argument("--paper", action="append", metavar="NAME", help="only this paper (repeatable)")
     parser.add_argument(
-        "--claim",
-        action="append",
-        metavar="ID_PREFIX",
-        help="only claims whose id starts with it (repeatable)",
+        "--claim", action="append", metavar="ID_PREFIX", help="only claims whose id starts with it (repeatable)"
     )
     parser.add_argument(
         "--conservation",
         action="store_true",
         help="also print the conservation-law table of every registered model (and add it to the JSON)",
     )
+    parser.add_argument("--latex", metavar="FILE", help="also write the report as a standalone LaTeX document")
+    parser.add_argument("--pdf", metavar="FILE", help="also compile that document to FILE (.pdf) with pdflatex")
     parser.add_argument(
-        "--latex",
-        metavar="FILE",
-        help="also write the report as a standalone LaTeX document: models, derivations, claims, errata",
+        "--jobs", type=int, default=default_jobs(), metavar="N", help="worker processes (default: all cores)"
     )
-    parser.add_argument("--pdf", metavar="FILE", help="also compile that document to FILE with pdflatex")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds per claim before it is stopped as an error (default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--from-json", metavar="FILE", help="report the results saved by --json FILE instead of running the checks"
+    )
     exclusive = parser.add_mutually_exclusive_group()
     exclusive.add_argument("--json", metavar="FILE", help="also write a JSON report to FILE ('-': stdout)")
-    exclusive.add_argument("--list", action="store_true", help="list claim ids and titles without checking")
+    exclusive.add_argument("--list", action="store_true", help="list claim ids and citations without checking")
     return parser
 
 
@@ -70,36 +98,6 @@ def select_claims(registry: Registry, papers: Sequence[str] | None, prefixes: Se
     if unmatched:
         raise ValueError(f"no claim id starts with {', '.join(map(repr, unmatched))}")
     return [c for c in claims if c.id.startswith(tuple(prefixes))]
-
-
-class Progress:
-    """``\\r[k/n] claim-id`` status line on a terminal stream, blanked by :meth:`clear`."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.width = 0
-
-    def __call__(self, k: int, n: int, claim: Claim) -> None:
-        text = f"[{k}/{n}] {claim.id}"
-        self.stream.write("\r" + text.ljust(self.width))
-        self.stream.flush()
-        self.width = max(self.width, len(text))
-
-    def clear(self) -> None:
-        """Blank the status line and return the cursor to its start."""
-        self.stream.write("\r" + " " * self.width + "\r")
-        self.stream.flush()
-
-
-def run_with_progress(claims: Sequence[Claim]) -> list[Record]:
-    """Run ``claims``, showing progress on stderr only when it is a terminal."""
-    if not sys.stderr.isatty():
-        return run_claims(claims)
-    progress = Progress(sys.stderr)
-    try:
-        return run_claims(claims, progress)
-    finally:
-        progress.clear()
 
 
 def versions() -> dict[str, str]:
@@ -129,68 +127,123 @@ def format_conservation(table: Sequence[dict]) -> str:
     return "\n".join(rows)
 
 
-def write_json(records: Sequence[Record], destination: str, extra: dict | None = None) -> None:
-    """Write the JSON report to the file ``destination``, or to stdout if it is ``-``."""
-    text = json.dumps(to_json(records, {"versions": versions(), **(extra or {})}), indent=2, ensure_ascii=False) + "\n"
+def write_json(records: Sequence[Record], destination: str, papers: Sequence[PaperInfo], extra: dict) -> None:
+    """Write the JSON report (claims, summary, papers, versions, ``extra``) to ``destination`` or stdout (``-``)."""
+    payload = {"papers": [p.to_json() for p in papers], "versions": versions(), **extra}
+    text = json.dumps(to_json(records, payload), indent=2, ensure_ascii=False) + "\n"
     if destination == "-":
         sys.stdout.write(text)
     else:
-        with open(destination, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        Path(destination).write_text(text, encoding="utf-8")
 
 
-def write_documents(records: Sequence[Record], latex_path: str | None, pdf_path: str | None, uncited: bool) -> int:
+def write_documents(
+    records: Sequence[Record], papers: Sequence[PaperInfo], models: dict, args: argparse.Namespace, prog: str
+) -> int:
     """Write the LaTeX document and/or compile the PDF; returns 0, or TEX_FAILED after saying why on stderr."""
-    tex = document(records, include_uncited=uncited)
-    if latex_path is not None:
-        with open(latex_path, "w", encoding="utf-8") as handle:
-            handle.write(tex)
-    if pdf_path is None:
+    from proofs_check.latex_report import document
+    from proofs_check.pdf import LatexError, PdflatexMissing, compile_pdf
+
+    tex = document(records, papers, models, include_uncited=not (args.paper or args.files or args.from_json))
+    if args.latex is not None:
+        Path(args.latex).write_text(tex, encoding="utf-8")
+    if args.pdf is None:
         return 0
     try:
-        result = compile_pdf(tex, pdf_path)
+        result = compile_pdf(tex, args.pdf)
     except (PdflatexMissing, LatexError, ValueError) as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return TEX_FAILED
     if result.overfull:
-        print(f"{PROG}: warning: {len(result.overfull)} overfull box(es) in the PDF", file=sys.stderr)
+        print(f"{prog}: warning: {len(result.overfull)} overfull box(es) in the PDF", file=sys.stderr)
     print(f"wrote {result.pdf} ({result.pages} pages)", file=sys.stderr)
     return 0
 
 
-def main(argv: Sequence[str] | None = None, registry: Registry | None = None) -> int:
-    """Run the command; returns 1 if any claim is refuted or errored, 2 on a bad paper or prefix, 3 if ``--pdf``
-    fails (no pdflatex, or a LaTeX error), else 0.
-
-    ``registry`` replaces the global registry of the paper modules (for tests).
-    """
-    args = build_parser().parse_args(argv)
-    papers = list(dict.fromkeys(args.paper)) if args.paper else None
+def _saved(path: str) -> tuple[list[Record], list[PaperInfo]]:
+    """Records and paper metadata of a JSON report written by ``--json``; ValueError if it is not one."""
     try:
-        source = registry if registry is not None else load_papers(papers)
-        claims = select_claims(source, papers, args.claim)
-    except ValueError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return 2
-    if args.list:
-        for claim in claims:
-            print(f"{claim.id}  {claim.title}".rstrip())
-        return 0
-    if args.pdf is not None:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return [Record.from_json(c) for c in data["claims"]], [PaperInfo.from_json(p) for p in data["papers"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"--from-json {path!r}: not a readable JSON report of proofs_check ({exc})") from exc
+
+
+def _load(args: argparse.Namespace, registry: Registry | None) -> tuple[Registry, list[Claim]]:
+    from proofs_check.papers import load_file, load_papers
+
+    papers = list(dict.fromkeys(args.paper)) if args.paper else None
+    if args.files:
+        registry = Registry(p for path in args.files for p in load_file(path))
+    elif registry is None:
+        registry = load_papers(papers)
+    return registry, select_claims(registry, papers, args.claim)
+
+
+def _models(registry: Registry, keys: Sequence[str]) -> dict:
+    """Model name → Model object for the papers ``keys`` (unregistered models of a user file included)."""
+    return {m.name: m for key in keys for m in registry.paper(key).model_objects()}
+
+
+def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
+    if args.jobs < 1 or not args.timeout > 0:
+        raise ValueError("--jobs must be >= 1 and --timeout > 0")
+    check_destinations(json_path=args.json, latex_path=args.latex, pdf_path=args.pdf)
+    if args.from_json:
+        records, papers = _saved(args.from_json)
+        models = {}
+    else:
         try:
+            registry, claims = _load(args, registry)
+        except (ValueError, OSError, SyntaxError, ImportError) as exc:
+            raise ValueError(str(exc)) from exc
+        if args.list:
+            width = max((len(c.id) for c in claims), default=0)
+            print("\n".join(f"{c.id:<{width}}  {c.citation.reference}" for c in claims))
+            return 0
+        if args.pdf is not None:
+            from proofs_check.pdf import find_pdflatex
+
             find_pdflatex()  # before the checks, so that a missing TeX is reported at once
-        except PdflatexMissing as exc:
-            print(f"{PROG}: error: {exc}", file=sys.stderr)
-            return TEX_FAILED
-    records = run_with_progress(claims)
+        progress = Progress(sys.stderr, len(claims))
+        try:
+            records = run_claims(claims, progress, jobs=args.jobs, timeout=args.timeout, expected=load_timings())
+        finally:
+            progress.close()
+        save_timings(records)
+        keys = list(dict.fromkeys(r.claim.citation.paper for r in records))
+        papers, models = [registry.paper(k).info for k in keys], _models(registry, keys)
     out = sys.stderr if args.json == "-" else sys.stdout
     extra = {}
     if args.conservation:
+        from derivations.conservation import conservation_table
+
         extra["conservation"] = conservation_table()
         print(format_conservation(extra["conservation"]) + "\n", file=out)
     print(text_report(records), file=out)
     if args.json is not None:
-        write_json(records, args.json, extra)
-    if (args.latex or args.pdf) and write_documents(records, args.latex, args.pdf, papers is None) != 0:
+        write_json(records, args.json, papers, extra)
+    if (args.latex or args.pdf) and write_documents(records, papers, models, args, prog) != 0:
         return TEX_FAILED
     return 1 if any(r.outcome.status in FAILING for r in records) else 0
+
+
+def main(argv: Sequence[str] | None = None, registry: Registry | None = None) -> int:
+    """Run the command (see the module docstring for the exit status); ``registry`` replaces the built-in papers
+    (for tests)."""
+    from proofs_check.pdf import PdflatexMissing
+
+    prog = program_name()
+    args = build_parser(prog).parse_args(argv)
+    try:
+        return _run(args, registry, prog)
+    except ValueError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return USAGE
+    except PdflatexMissing as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return TEX_FAILED
+    except BrokenPipeError:
+        # the reader went away (e.g. `--list | head -1`): stop quietly, and keep Python's exit flush quiet too
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

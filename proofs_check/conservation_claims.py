@@ -1,14 +1,14 @@
 r"""Conservation-law claims after Marcotte, Gribonval & Peyré 2023 (NeurIPS; arXiv 2307.00144), tooling-notes §2.
 
-:func:`claims` builds, without registering them:
+The checks of the ``marcotte2023`` claims (``proofs_check.papers.marcotte2023``):
 
-* per registered model handled by ``derivations.conservation`` (network linear in its inputs, polynomial flow),
+* per built-in model handled by ``derivations.conservation`` (network linear in its inputs, polynomial flow),
   *completeness*: the independent polynomial laws for every loss found up to degree :data:`DEGREE` at width
   :data:`WIDTH` are as many as :math:`D - \dim\mathrm{Lie}(W)(\theta)`. The found laws are proved exactly and
   certified independent at a rational point, and the computed count is never below the true one, so equality
   proves completeness; a smaller number of polynomial laws refutes it (the missing laws are then not
-  polynomial of degree ≤ :data:`DEGREE`). Models that cannot be handled are left out, with the reason given by
-  :func:`skipped_models`;
+  polynomial of degree ≤ :data:`DEGREE`). A model that cannot be handled is an error saying why (see
+  :func:`skipped_models`);
 * for the two-layer linear network :math:`\varphi = U_1U_2` (:math:`U_1 \in \mathbb R^{d\times r}`,
   :math:`U_2 \in \mathbb R^{r\times c}`), the :math:`r(r+1)/2` independent laws, the entries of
   :math:`U_1^\top U_1 - U_2U_2^\top`, at several :math:`(d, r, c)`.
@@ -33,11 +33,10 @@ from derivations.conservation import (
 )
 from derivations.model import Model
 from derivations.proof import prove_zero
-from proofs_check.claims import Citation, Claim, Outcome
+from proofs_check.claims import Outcome
 
-__all__ = ["DEGREE", "LINEAR_CASES", "WIDTH", "claims", "skipped_models"]
+__all__ = ["DEGREE", "LINEAR_CASES", "WIDTH", "completeness", "linear_count", "skipped_models"]
 
-PAPER = "marcotte2023"
 WIDTH = 2
 DEGREE = 4
 # (d, r, c) of the two-layer linear networks: the four of tooling-notes §2 and a larger one (D = 24)
@@ -52,10 +51,6 @@ NON_POLYNOMIAL = {
 }
 COUNT_METHOD = "D − dim Lie(W)(θ): iterated brackets, exact ranks over Q at 3 random rational points"
 FIND_METHOD = "polynomial ansatz, exact nullspace over Q(parameters), gradient-rank independence"
-
-
-def _citation(what: str) -> Citation:
-    return Citation(PAPER, f"Marcotte, Gribonval & Peyré 2023 (NeurIPS), {what}, as in tooling-notes §2")
 
 
 def _two_layer_linear(d: int, r: int, c: int) -> tuple[sp.Matrix, sp.Matrix]:
@@ -83,8 +78,13 @@ def skipped_models() -> dict[str, str]:
     return {name: reason for name, reason in reasons.items() if reason is not None}
 
 
-def _completeness(model: Model) -> Callable[[], Outcome]:
+def completeness(model: Model) -> Callable[[], Outcome]:
+    """The check that ``model``'s polynomial laws are complete (an error if the model cannot be handled)."""
+
     def check() -> Outcome:
+        reason = _unsupported(model)
+        if reason is not None:
+            return Outcome.error(f"{model.name} is not handled by derivations.conservation: {reason}")
         counted = count_conservation_laws(model, WIDTH, "all")
         laws = conserved_quantities(model, DEGREE, WIDTH, "all")
         methods = ", ".join(sorted({law.method for law in laws})) or "none needed"
@@ -100,7 +100,8 @@ def _completeness(model: Model) -> Callable[[], Outcome]:
     return check
 
 
-def _linear_count(d: int, r: int, c: int) -> Callable[[], Outcome]:
+def linear_count(d: int, r: int, c: int) -> Callable[[], Outcome]:
+    """The check that the two-layer linear network (d, r, c) has r(r+1)/2 independent laws, U1ᵀU1 − U2U2ᵀ."""
     expected = r * (r + 1) // 2
 
     def check() -> Outcome:
@@ -124,34 +125,3 @@ def _linear_count(d: int, r: int, c: int) -> Callable[[], Outcome]:
         return Outcome.refuted(method, {"d": d, "r": r, "c": c, **counts}, detail)
 
     return check
-
-
-def claims() -> list[Claim]:
-    """The completeness claim of every handled registered model, then the linear-network counts."""
-    result = []
-    for name in models.names():
-        model = models.get(name)
-        if _unsupported(model) is not None:
-            continue
-        result.append(
-            Claim(
-                f"{PAPER}.completeness.{name}",
-                _citation("number of laws D − dim Lie(W)(θ) and polynomial laws"),
-                f"{name}, p = {WIDTH}: #(independent polynomial laws, degree <= {DEGREE}) = D - dim Lie(W)",
-                _completeness(model),
-                (f"width p = {WIDTH}", "laws for every loss ℓ(φ(θ)); fields P ∇φ_j with P the learning rates"),
-                f"Conservation laws of {name} are complete (found = counted)",
-            )
-        )
-    for d, r, c in LINEAR_CASES:
-        result.append(
-            Claim(
-                f"{PAPER}.linear.d{d}_r{r}_c{c}",
-                _citation("two-layer linear networks: the laws U1ᵀU1 − U2U2ᵀ are complete"),
-                f"phi = U1 U2 with (d, r, c) = ({d}, {r}, {c}): r(r+1)/2 = {r * (r + 1) // 2} independent laws",
-                _linear_count(d, r, c),
-                ("generic θ", "every loss ℓ(U1 U2)"),
-                f"Two-layer linear network ({d}, {r}, {c}) has r(r+1)/2 conservation laws",
-            )
-        )
-    return result

@@ -1,28 +1,26 @@
-"""The standalone LaTeX report: conventions, per paper its models, claims table and statements, the errata.
+"""The standalone LaTeX report: conventions, per paper its metadata, models, claims table and statements, the errata.
 
-Generic over both registries: every model of ``derivations.models`` is placed under the first paper whose
-citation key's author names and year occur in the model's ``reference`` (others go to a final section), and
-every checked claim appears in its paper's table and statements. All displayed formulas are printed from the
-SymPy objects (``derivations.rendering``, ``Derivation.latex``, ``Claim.latex``) through the naming table.
+Each paper's section shows the models the paper declares (:class:`proofs_check.PaperInfo`), the first time in full
+and afterwards as a cross-reference; registered models no checked paper declares go to a final section. All
+displayed formulas are printed from the SymPy objects (``derivations.rendering``, ``Derivation.latex``, the claims'
+statements) through the naming table and the papers' notation.
 """
 
 from __future__ import annotations
 
-import importlib
-import re
-import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from derivations import models as model_registry
 from derivations.model import Model
 from derivations.naming import text_latex
 from derivations.rendering import render_model
-from proofs_check.claims import Status, statement_latex
-from proofs_check.papers import PAPER_MODULES
+from proofs_check.claims import Status
+from proofs_check.paper import PaperInfo
+from proofs_check.papers import BUILTIN_PAPERS
 from proofs_check.report import summary_line
 from proofs_check.runner import Record
 
-__all__ = ["CONVENTIONS", "document", "models_by_paper", "paper_title"]
+__all__ = ["CONVENTIONS", "document"]
 
 PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 \usepackage[utf8]{inputenc}
@@ -93,51 +91,15 @@ TABLE_HEAD = (
 )
 
 
-def paper_title(key: str) -> str:
-    """The title of a paper: its module docstring's first line without "Claims of" and the venue, or the key."""
-    module = PAPER_MODULES.get(key)
-    doc = (importlib.import_module(module).__doc__ or "") if module else ""
-    first = doc.strip().splitlines()[0] if doc.strip() else key
-    first = first.removeprefix("Claims of ").rstrip(".")
-    return first.split(" (")[0] or key
-
-
-def _plain(text: str) -> str:
-    """Lower-case ASCII letters and digits of ``text`` (accents dropped), for matching names."""
-    return unicodedata.normalize("NFD", text).encode("ascii", "ignore").decode().lower()
-
-
-def _cites(key: str, reference: str) -> bool:
-    """Whether ``reference`` names the paper ``key`` (e.g. ``xu_ziyin2025``: the words xu, ziyin and 2025)."""
-    match = re.fullmatch(r"([a-z_]+?)(\d{4})", key)
-    if match is None:
-        return False
-    words = [w for w in match.group(1).split("_") if w]
-    text = _plain(reference)
-    return match.group(2) in text and all(re.search(rf"\b{w}\b", text) for w in words)
-
-
-def models_by_paper(papers: Sequence[str], names: Sequence[str] | None = None) -> dict[str, list[str]]:
-    """Registered model names under each paper that their reference cites; uncited models under ``""``."""
-    names = model_registry.names() if names is None else list(names)
-    placed: dict[str, list[str]] = {paper: [] for paper in papers}
-    placed[""] = []
-    for name in names:
-        reference = model_registry.get(name).reference
-        for paper in [p for p in papers if _cites(p, reference)] or [""]:
-            placed[paper].append(name)
-    return placed
-
-
 def _label(model: Model) -> str:
     return f"model:{model.name}"
 
 
-def _models_section(names: Sequence[str], rendered: set[str]) -> list[str]:
+def _models_section(names: Sequence[str], models: Mapping[str, Model], rendered: set[str]) -> list[str]:
     """Each model in full the first time, as a cross-reference afterwards."""
     parts = []
     for name in names:
-        model = model_registry.get(name)
+        model = models[name]
         if name in rendered:
             parts.append(
                 f"\\subsection{{{text_latex(model.title)}}}\nSee Section~\\ref{{{_label(model)}}} "
@@ -180,37 +142,30 @@ def errata_section(records: Sequence[Record]) -> str:
         return "\\section{Errata}\nNo erratum among the checked claims."
     items = []
     for record in errata:
-        outcome = record.outcome
         items.append(
             f"\\subsection*{{\\texttt{{{text_latex(record.claim.id)}}}}}\n"
-            f"{text_latex(record.claim.title)} ({text_latex(record.claim.citation.reference)}).\n"
-            "\\begin{description}\n"
-            f"\\item[Printed:] \\texttt{{{text_latex(outcome.printed)}}}\n"
-            f"\\item[Refutation:] {_refutation(record)} (method: {text_latex(outcome.method)}).\n"
-            f"\\item[Corrected:] \\texttt{{{text_latex(outcome.corrected)}}}\n"
-            "\\end{description}\n"
-            f"Statement as registered:\n{statement_latex(record.claim.statement)}"
+            f"\\emph{{Refutation of the printed form:}} {_refutation(record)} "
+            f"(method: {text_latex(record.outcome.method)}).\n\n{record.claim.latex}"
         )
     return "\\section{Errata}\n" + "\n\n".join(items)
 
 
-def conventions_section(model_names: Sequence[str]) -> str:
-    """The conventions, the resolution of each [uncertain] item, and every model's own notes."""
+def _description(items: Sequence[str]) -> str:
+    return "\\begin{description}\n" + "\n".join(items) + "\n\\end{description}"
+
+
+def conventions_section(models: Mapping[str, Model], package_conventions: bool = True) -> str:
+    """The package's conventions and the resolution of each [uncertain] item (if ``package_conventions``), and every
+    model's own notes; "" if there is nothing to say."""
     items = [f"\\item[{{{text_latex(topic)}.}}] {text_latex(text)}" for topic, text in CONVENTIONS]
-    notes = []
-    for name in model_names:
-        model = model_registry.get(name)
-        if model.notes:
-            notes.append(
-                f"\\item[{{\\texttt{{{text_latex(name)}}}:}}] " + "; ".join(text_latex(n) for n in model.notes)
-            )
-    return (
-        "\\section{Conventions}\n\\begin{description}\n"
-        + "\n".join(items)
-        + "\n\\end{description}\nModel notes:\n\\begin{description}\n"
-        + "\n".join(notes)
-        + "\n\\end{description}"
-    )
+    notes = [
+        f"\\item[{{\\texttt{{{text_latex(name)}}}:}}] " + "; ".join(text_latex(n) for n in model.notes)
+        for name, model in models.items()
+        if model.notes
+    ]
+    parts = [_description(items)] if package_conventions else []
+    parts += ["Model notes:", _description(notes)] if notes else []
+    return "\\section{Conventions}\n" + "\n".join(parts) if parts else ""
 
 
 def _checker(record: Record) -> str:
@@ -240,33 +195,50 @@ def checkers_section(records: Sequence[Record]) -> str:
     )
 
 
-def _paper_section(paper: str, records: Sequence[Record], model_names: Sequence[str], rendered: set[str]) -> str:
-    parts = [f"\\section{{{text_latex(paper_title(paper))}}}", f"Claims registered as \\texttt{{{text_latex(paper)}}}."]
-    if model_names:
-        parts += _models_section(model_names, rendered)
-    parts += [f"\\subsection{{Claims of \\texttt{{{text_latex(paper)}}}}}", claims_table(records)]
-    parts += ["\\subsection{Statements}", *(r.claim.latex() for r in records)]
+def _paper_heading(paper: PaperInfo) -> list[str]:
+    link = f", \\texttt{{{text_latex(paper.url)}}}" if paper.url else ""
+    source = f"{text_latex(', '.join(paper.authors))}. {text_latex(paper.venue)} {paper.year}{link}."
+    registered = f"Claims registered as \\texttt{{{text_latex(paper.key)}}}."
+    return [f"\\section{{{text_latex(paper.title)}}}", f"{source} {registered}"]
+
+
+def _paper_section(paper: PaperInfo, records: Sequence[Record], models: Mapping[str, Model], rendered: set[str]) -> str:
+    parts = _paper_heading(paper)
+    names = [name for name in paper.models if name in models]
+    if names:
+        parts += _models_section(names, models, rendered)
+    parts += [f"\\subsection{{Claims of \\texttt{{{text_latex(paper.key)}}}}}", claims_table(records)]
+    parts += ["\\subsection{Statements}", *(r.claim.latex for r in records)]
     return "\n\n".join(parts)
 
 
-def document(records: Sequence[Record], model_names: Sequence[str] | None = None, include_uncited: bool = True) -> str:
-    """The standalone document for the checked ``records`` and the models ``model_names`` (default: all); models
-    that cite none of the records' papers get a final section only if ``include_uncited``."""
-    names = model_registry.names() if model_names is None else list(model_names)
-    papers = list(dict.fromkeys(r.claim.citation.paper for r in records))
-    placed = models_by_paper(papers, names)
+def document(
+    records: Sequence[Record],
+    papers: Sequence[PaperInfo],
+    models: Mapping[str, Model] | None = None,
+    include_uncited: bool = True,
+) -> str:
+    """The standalone document for the checked ``records`` of ``papers``. ``models`` (name → Model) are the models
+    available to render (default: the registry); a paper's models missing there are skipped, and registered
+    models that no paper declares get a final section only if ``include_uncited``."""
+    available = dict(models or {})
+    for name in model_registry.names():
+        available.setdefault(name, model_registry.get(name))
+    declared = {name for paper in papers for name in paper.models}
+    shown = {name: m for name, m in available.items() if name in declared or include_uncited}
     rendered: set[str] = set()
     body = [
         "\\title{Derivations and checked claims of layerwise-linear gradient flows}\n\\date{}\n\\maketitle",
         "Generated by \\texttt{python -m proofs\\_check}. Every displayed formula is printed from the SymPy "
         "object that the checks use. " + text_latex(summary_line(records)) + ".",
         "\\tableofcontents",
-        conventions_section(names),
+        conventions_section(shown, package_conventions=any(p.key in BUILTIN_PAPERS for p in papers)),
     ]
     for paper in papers:
-        paper_records = [r for r in records if r.claim.citation.paper == paper]
-        body.append(_paper_section(paper, paper_records, placed[paper], rendered))
-    if placed[""] and include_uncited:
-        body.append("\\section{Other models}\n\n" + "\n\n".join(_models_section(placed[""], rendered)))
+        paper_records = [r for r in records if r.claim.citation.paper == paper.key]
+        body.append(_paper_section(paper, paper_records, available, rendered))
+    uncited = [name for name in shown if name not in declared]
+    if uncited and include_uncited:
+        body.append("\\section{Other models}\n\n" + "\n\n".join(_models_section(uncited, available, rendered)))
     body += [errata_section(records), checkers_section(records)]
-    return PREAMBLE + "\\begin{document}\n" + "\n\n".join(body) + "\n\\end{document}\n"
+    return PREAMBLE + "\\begin{document}\n" + "\n\n".join(part for part in body if part) + "\n\\end{document}\n"

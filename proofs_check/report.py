@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from proofs_check.claims import Status
@@ -14,26 +15,25 @@ MIN_METHOD_WIDTH = 16
 GAP = "  "
 
 
-def _truncate(text: str, width: int) -> str:
-    """``text`` cut to ``width`` characters, marking a cut with an ellipsis."""
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def format_table(records: Sequence[Record]) -> str:
-    """Aligned columns claim / status / method / seconds; methods are truncated to keep rows ≤ MAX_WIDTH."""
+    """Aligned columns claim / status / method / seconds; a long method wraps onto further lines of its column so
+    that rows stay within MAX_WIDTH characters."""
     rows = [(r.claim.id, r.outcome.status.value, r.outcome.method, f"{r.seconds:.2f}") for r in records]
     header = ("claim", "status", "method", "seconds")
     id_w, status_w, method_w, sec_w = (max(len(row[i]) for row in [header, *rows]) for i in range(4))
     budget = MAX_WIDTH - id_w - status_w - sec_w - 3 * len(GAP)
     method_w = min(method_w, max(budget, MIN_METHOD_WIDTH))
 
-    def line(cells: tuple[str, str, str, str]) -> str:
+    def lines(cells: tuple[str, str, str, str]) -> list[str]:
         claim_id, status, method, seconds = cells
-        method = _truncate(method, method_w).ljust(method_w)
-        return GAP.join([claim_id.ljust(id_w), status.ljust(status_w), method, seconds.rjust(sec_w)])
+        wrapped = textwrap.wrap(method, method_w, break_on_hyphens=False) or [""]
+        cells = [claim_id.ljust(id_w), status.ljust(status_w), wrapped[0].ljust(method_w), seconds.rjust(sec_w)]
+        first = GAP.join(cells)
+        indent = " " * (id_w + status_w + 2 * len(GAP))
+        return [first, *(indent + part for part in wrapped[1:])]
 
     rule = GAP.join("-" * w for w in (id_w, status_w, method_w, sec_w))
-    return "\n".join([line(header), rule, *(line(row) for row in rows)])
+    return "\n".join([*lines(header), rule, *(line for row in rows for line in lines(row))])
 
 
 def format_details(records: Sequence[Record]) -> str:

@@ -1,47 +1,93 @@
-"""Run claim checks, timing each and turning failures into ERROR outcomes."""
+"""Run claim checks, timing each and turning failures into ERROR outcomes; optionally in worker processes.
+
+With ``jobs > 1`` or a ``timeout`` every check runs in a forked worker process (a worker keeps its caches across
+claims, so derived objects are computed once per worker); a check that overruns ``timeout`` seconds has its worker
+killed and is reported as an ERROR whose detail says "timeout", and a new worker takes its place. Where processes
+cannot be forked (Windows), the checks run in this process, without a timeout.
+"""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
 
-from proofs_check.claims import Claim, Outcome
+from derivations.naming import text_latex
+from proofs_check.claims import Citation, Claim, Outcome
+
+__all__ = ["ClaimText", "Record", "run_check", "run_claims"]
+
+
+@dataclass(frozen=True)
+class ClaimText:
+    """A claim as reported: id, citation, the statement as text and the claim's LaTeX paragraph, assumptions."""
+
+    id: str
+    citation: Citation
+    statement: str
+    latex: str
+    assumptions: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, claim: Claim) -> ClaimText:
+        """The report view of ``claim``; a statement that cannot be built is shown as the error it raises."""
+        try:
+            statement, latex = str(claim.statement), claim.latex()
+        except Exception as exc:  # the statement's own error is what the report must show
+            statement = f"(statement not available: {type(exc).__name__}: {exc})"
+            latex = f"\\paragraph{{\\texttt{{{text_latex(claim.id)}}}}} {text_latex(statement)}"
+        return cls(claim.id, claim.citation, statement, latex, tuple(str(a) for a in claim.assumptions))
+
+    @classmethod
+    def unbuilt(cls, claim: Claim, why: str) -> ClaimText:
+        """The report view of a claim whose check did not finish: its statement is not built here (that may be
+        what hung)."""
+        text = f"(statement not built: {why})"
+        heading = f"\\paragraph{{\\texttt{{{text_latex(claim.id)}}}}} {text_latex(claim.citation.reference)}."
+        latex = f"{heading} {text_latex(text)}"
+        return cls(claim.id, claim.citation, text, latex, tuple(str(a) for a in claim.assumptions))
 
 
 @dataclass(frozen=True)
 class Record:
     """A claim together with the outcome of its check and the wall time it took."""
 
-    claim: Claim
+    claim: ClaimText
     outcome: Outcome
     seconds: float
 
     def to_json(self) -> dict:
         """Flat JSON-serialisable view of the claim, its citation and its outcome."""
-        claim, outcome, citation = self.claim, self.outcome, self.claim.citation
+        claim, citation = self.claim, self.claim.citation
         return {
             "id": claim.id,
-            "title": claim.title,
             "paper": citation.paper,
             "reference": citation.reference,
             "section": citation.section,
             "equation": citation.equation,
-            "statement": str(claim.statement),
+            "statement": claim.statement,
+            "latex": claim.latex,
             "assumptions": list(claim.assumptions),
-            "status": outcome.status.value,
-            "method": outcome.method,
-            "detail": outcome.detail,
-            "counterexample": outcome.counterexample,
-            "printed": outcome.printed,
-            "corrected": outcome.corrected,
+            **self.outcome.to_json(),
             "seconds": self.seconds,
         }
 
+    @classmethod
+    def from_json(cls, data: Mapping) -> Record:
+        """The inverse of :meth:`to_json`."""
+        citation = Citation(data["paper"], data["reference"], data.get("section", ""), data.get("equation", ""))
+        text = ClaimText(data["id"], citation, data["statement"], data["latex"], tuple(data.get("assumptions", ())))
+        return cls(text, Outcome.from_json(data), float(data["seconds"]))
+
 
 def run_check(claim: Claim) -> Outcome:
-    """Call ``claim.check``; an exception or a non-Outcome return value becomes an ERROR outcome."""
+    """Build the statement (bad use is an error of the claim), then call ``claim.check``; an exception or a
+    non-Outcome return value becomes an ERROR outcome."""
     try:
+        claim.statement, claim.corrected  # noqa: B018 - raise ValueError naming the claim on bad use
         outcome = claim.check()
     except Exception as exc:
         return Outcome.error(f"{type(exc).__name__}: {exc}")
@@ -50,13 +96,137 @@ def run_check(claim: Claim) -> Outcome:
     return outcome
 
 
-def run_claims(claims: Sequence[Claim], progress: Callable[[int, int, Claim], None] | None = None) -> list[Record]:
-    """Check each claim in order; ``progress(k, n, claim)`` is called (k from 1) before the k-th check."""
-    records = []
-    for k, claim in enumerate(claims, start=1):
+def _execute(claim: Claim) -> Record:
+    start = time.perf_counter()
+    outcome = run_check(claim)
+    return Record(ClaimText.of(claim), outcome, time.perf_counter() - start)
+
+
+Progress = Callable[[int, int, Record], None]
+UNKNOWN_SECONDS = 1.0
+"""Expected duration of a claim never timed before (for the order of dispatch)."""
+
+
+def run_claims(
+    claims: Sequence[Claim],
+    progress: Progress | None = None,
+    jobs: int = 1,
+    timeout: float | None = None,
+    expected: Mapping[str, float] | None = None,
+) -> list[Record]:
+    """Check each claim; records come back in the order of ``claims``. ``progress(k, n, record)`` is called as the
+    k-th check finishes. ``jobs`` worker processes run the checks when ``jobs > 1`` or ``timeout`` (seconds per
+    claim) is set, longest ``expected`` seconds (by claim id, e.g. from the last run) first; otherwise they run in
+    this process, one after the other."""
+    if not (isinstance(jobs, int) and jobs >= 1):
+        raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
+    if timeout is not None and not timeout > 0:
+        raise ValueError(f"timeout must be > 0 seconds, got {timeout!r}")
+    if (jobs == 1 and timeout is None) or "fork" not in multiprocessing.get_all_start_methods():
+        records = []
+        for k, claim in enumerate(claims, start=1):
+            records.append(_execute(claim))
+            if progress is not None:
+                progress(k, len(claims), records[-1])
+        return records
+    known = dict(expected or {})
+    order = sorted(range(len(claims)), key=lambda i: -known.get(claims[i].id, UNKNOWN_SECONDS))
+    return _Pool(claims, min(jobs, max(len(claims), 1)), timeout).run(progress, order)
+
+
+def _serve(claims: Sequence[Claim], connection: Connection) -> None:
+    """Worker loop: receive a claim index, send back its record; stop on None."""
+    while (index := connection.recv()) is not None:
+        connection.send((index, _execute(claims[index])))
+
+
+class _Worker:
+    def __init__(self, context: multiprocessing.context.BaseContext, claims: Sequence[Claim]) -> None:
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(claims, child), daemon=True)
+        self.process.start()
+        child.close()
+        self.index: int | None = None
+        self.started = 0.0
+
+    def submit(self, index: int) -> None:
+        self.index, self.started = index, time.perf_counter()
+        self.connection.send(index)
+
+    def stop(self, kill: bool = False) -> None:
+        if kill:
+            self.process.kill()
+        else:
+            try:
+                self.connection.send(None)
+            except OSError:
+                self.process.kill()
+        self.process.join(timeout=5)
+        self.connection.close()
+
+
+class _Pool:
+    """Forked workers fed one claim at a time; overrunning or crashed workers are replaced."""
+
+    def __init__(self, claims: Sequence[Claim], jobs: int, timeout: float | None) -> None:
+        self.claims, self.jobs, self.timeout = claims, jobs, timeout
+        self.context = multiprocessing.get_context("fork")
+
+    def run(self, progress: Progress | None, order: Sequence[int]) -> list[Record]:
+        pending = list(order)[::-1]
+        records: dict[int, Record] = {}
+        workers = [_Worker(self.context, self.claims) for _ in range(self.jobs)]
+        try:
+            for worker in workers:
+                if pending:
+                    worker.submit(pending.pop())
+            while len(records) < len(self.claims):
+                busy = {w.connection: w for w in workers if w.index is not None}
+                ready = wait(list(busy), timeout=self._wait_time(busy.values()))
+                for connection in ready:
+                    worker = busy[connection]
+                    try:
+                        index, record = connection.recv()
+                    except (EOFError, OSError):
+                        index, record = worker.index, self._failed(worker, "the worker process died")
+                        workers[workers.index(worker)] = worker = self._replace(worker)
+                    records[index] = record
+                    worker.index = None
+                    self._next(worker, pending, len(records), record, progress)
+                for worker in [w for w in workers if w.index is not None and self._overdue(w)]:
+                    index = worker.index
+                    records[index] = self._failed(worker, f"timeout: the check ran longer than {self.timeout:g} s")
+                    workers[workers.index(worker)] = replacement = self._replace(worker)
+                    self._next(replacement, pending, len(records), records[index], progress)
+        finally:
+            for worker in workers:
+                worker.stop(kill=worker.index is not None)
+        return [records[i] for i in range(len(self.claims))]
+
+    def _next(self, worker: _Worker, pending: list[int], done: int, record: Record, progress: Progress | None) -> None:
         if progress is not None:
-            progress(k, len(claims), claim)
-        start = time.perf_counter()
-        outcome = run_check(claim)
-        records.append(Record(claim, outcome, time.perf_counter() - start))
-    return records
+            progress(done, len(self.claims), record)
+        if pending:
+            worker.submit(pending.pop())
+
+    def _wait_time(self, busy: Sequence[_Worker] | object) -> float | None:
+        if self.timeout is None:
+            return None
+        now = time.perf_counter()
+        return max(0.0, min(w.started + self.timeout - now for w in busy)) + 0.01  # type: ignore[union-attr]
+
+    def _overdue(self, worker: _Worker) -> bool:
+        return self.timeout is not None and time.perf_counter() - worker.started > self.timeout
+
+    def _failed(self, worker: _Worker, why: str) -> Record:
+        claim = self.claims[worker.index]  # type: ignore[index]
+        return Record(ClaimText.unbuilt(claim, why), Outcome.error(why), time.perf_counter() - worker.started)
+
+    def _replace(self, worker: _Worker) -> _Worker:
+        worker.stop(kill=True)
+        return _Worker(self.context, self.claims)
+
+
+def default_jobs() -> int:
+    """All cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -28,7 +28,10 @@ except ImportError:  # pragma: no cover - exercised only without the extra
 __all__ = ["METHOD", "Z3Result", "decide", "inequality", "to_z3"]
 
 METHOD = "z3 (nonlinear real arithmetic)"
-MISSING = "z3-solver is not installed; install the verify extra: pip install -e '.[verify]'"
+MISSING = (
+    "z3-solver is not installed; install the verify extra: pip install 'layerwise-linear-flows[verify]' "
+    "(from a source checkout: pip install -e '.[verify]')"
+)
 TIMEOUT_MS = 20_000
 
 _SIGN_ASSUMPTIONS = (

@@ -1,34 +1,102 @@
-"""Paper modules: each one registers its claims into the global registry when imported."""
+"""Where papers come from: the built-in paper modules, installed packages (entry-point group
+``layerwise_linear_flows.papers``) and a user's Python file.
+
+Each built-in paper is a module-level :class:`proofs_check.Paper` called ``PAPER``; a paper's claims may be spread
+over several modules, which all add to that object. Importing a paper module declares its claims and computes
+nothing (statements and checks are built when a check runs).
+"""
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import sys
 from collections.abc import Iterable
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
 
-from proofs_check import claims
 from proofs_check.claims import Registry
+from proofs_check.paper import Paper
 
-PAPER_MODULES: dict[str, str] = {
-    "nam2025": "proofs_check.papers.nam2025",
-    "xu_ziyin2025": "proofs_check.papers.xu_ziyin2025",
-    "marcotte2023": "proofs_check.papers.marcotte2023",
-    "saxe2014": "proofs_check.papers.saxe2014",
-    "domine2025": "proofs_check.papers.domine2025",
-    "kunin2025": "proofs_check.papers.kunin2025",
+__all__ = ["BUILTIN_PAPERS", "ENTRY_POINT_GROUP", "load_file", "load_papers", "papers_in"]
+
+BUILTIN_PAPERS: dict[str, tuple[str, ...]] = {
+    "nam2025": ("proofs_check.papers.nam2025", "proofs_check.papers.nam2025_matrix"),
+    "xu_ziyin2025": (
+        "proofs_check.papers.xu_ziyin2025",
+        "proofs_check.papers.xu_ziyin2025_power",
+        "proofs_check.papers.xu_ziyin2025_phase",
+    ),
+    "marcotte2023": ("proofs_check.papers.marcotte2023",),
+    "saxe2014": ("proofs_check.papers.saxe2014",),
+    "domine2025": ("proofs_check.papers.domine2025",),
+    "kunin2025": ("proofs_check.papers.kunin2025",),
 }
+"""Paper key → the modules that declare its claims (the first defines ``PAPER``)."""
+ENTRY_POINT_GROUP = "layerwise_linear_flows.papers"
+
+
+def papers_in(obj: object) -> list[Paper]:
+    """The papers an object provides: itself if a Paper, a module's (or mapping's) Paper values otherwise."""
+    if isinstance(obj, Paper):
+        return [obj]
+    values = vars(obj).values() if isinstance(obj, ModuleType) else []
+    return list(dict.fromkeys(v for v in values if isinstance(v, Paper)))
+
+
+def _installed() -> dict[str, metadata.EntryPoint]:
+    return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _load_installed(name: str, entry: metadata.EntryPoint) -> list[Paper]:
+    try:
+        found = papers_in(entry.load())
+    except Exception as exc:
+        why = f"{type(exc).__name__}: {exc}"
+        raise ValueError(f"installed paper {name!r} ({entry.value}) failed to load: {why}") from exc
+    if not found:
+        raise ValueError(f"installed paper {name!r} ({entry.value}) provides no proofs_check.Paper")
+    return found
 
 
 def load_papers(names: Iterable[str] | None = None) -> Registry:
-    """Import the modules of ``names`` (default: all papers) and return the global registry.
+    """A registry of the papers ``names`` (default: every built-in and installed paper), in that order.
 
-    Importing is idempotent because Python caches modules, so claims are registered once.
-    Raises ValueError, before importing anything, if a name is not in :data:`PAPER_MODULES`.
+    Raises ValueError, before importing anything, if a name is neither built in nor installed.
     """
-    selected = list(PAPER_MODULES) if names is None else list(names)
-    unknown = [name for name in selected if name not in PAPER_MODULES]
+    installed = _installed()
+    known = [*BUILTIN_PAPERS, *(name for name in installed if name not in BUILTIN_PAPERS)]
+    selected = known if names is None else list(dict.fromkeys(names))
+    unknown = [name for name in selected if name not in known]
     if unknown:
-        known = ", ".join(PAPER_MODULES)
-        raise ValueError(f"unknown paper(s) {', '.join(map(repr, unknown))}; known papers: {known}")
+        raise ValueError(f"unknown paper(s) {', '.join(map(repr, unknown))}; known papers: {', '.join(known)}")
+    registry = Registry()
     for name in selected:
-        importlib.import_module(PAPER_MODULES[name])
-    return claims.REGISTRY
+        if name in BUILTIN_PAPERS:
+            modules = [importlib.import_module(module) for module in BUILTIN_PAPERS[name]]
+            registry.add(modules[0].PAPER)
+        else:
+            for paper in _load_installed(name, installed[name]):
+                registry.add(paper)
+    return registry
+
+
+def load_file(path: str | Path) -> list[Paper]:
+    """Run the Python file ``path`` as a module and return the papers it defines at module level (models it
+    registers with :func:`derivations.models.register` are registered too). ValueError if it defines none."""
+    path = Path(path)
+    if path.suffix != ".py" or not path.is_file():
+        raise ValueError(f"{str(path)!r} is not a Python file (FILE.py)")
+    name = f"proofs_check_user_{abs(hash(path.resolve()))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[name] = module  # dataclasses and pickling look the module up by name
+    try:
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+    except Exception as exc:
+        raise ValueError(f"{str(path)!r} failed to load: {type(exc).__name__}: {exc}") from exc
+    found = papers_in(module)
+    if not found:
+        raise ValueError(f"{str(path)!r} defines no proofs_check.Paper at module level")
+    return found

@@ -6,45 +6,58 @@ spec's reading, marked [uncertain form] in every claim that uses it.
 
 from __future__ import annotations
 
-import numpy as np
 import sympy as sp
 
 from derivations import models
 from derivations.lambda_balanced import SYMBOLS as L
-from derivations.lambda_balanced import lambda_limits, transition_function
-from derivations.matrix_flow import conserved_matrix_derivative
 from proofs_check.checkers import (
     aligned_full_flow,
     all_of,
-    closed_form_vs_ode,
+    closed_form_error,
+    deferred,
     derivation_steps,
     free_algebra_zero,
     identities,
 )
-from proofs_check.claims import Citation, Claim, Outcome, register
+from proofs_check.claims import Outcome
+from proofs_check.paper import Paper
 
-PAPER = "domine2025"
 BALANCED = models.get("lambda_balanced")
 HYPERBOLIC = models.get("deep_linear_whitened")
-DERIVATION = BALANCED.closed_form.derivation
+PAPER = Paper(
+    "domine2025",
+    "From lazy to rich: exact learning dynamics in deep linear networks",
+    (
+        "Clémentine C. J. Dominé",
+        "Nicolas Anguita",
+        "Alexandra M. Proca",
+        "Lukas Braun",
+        "Daniel Kunin",
+        "Pedro A. M. Mediano",
+        "Andrew M. Saxe",
+    ),
+    "ICLR",
+    2025,
+    url="https://arxiv.org/abs/2409.14623",
+    models=("lambda_balanced",),
+)
+VIA = "via Nam et al. 2025"
+DERIVATION = lambda: BALANCED.closed_form.derivation  # noqa: E731 - read when a check runs, never at import
 
 
-def claim(cid: str, where: str, equation: str, title: str, statement: object, check, assumptions=()) -> None:
-    reference = f"Dominé et al. 2025 (via Nam et al. 2025, {where})"
-    register(Claim(f"{PAPER}.{cid}", Citation(PAPER, reference, where, equation), statement, check, assumptions, title))
-
-
-def _transition_residuals() -> list[sp.Expr]:
-    """gamma(0) = 0, and rho(w_+) = rho~ (so gamma -> 1 as w -> w_+)."""
-    S, ell, K = sp.Symbol("S", positive=True), L.ell, L.K
-    w_plus = (2 * S + K) / ell
-    return [transition_function(S, L.rho0, ell, 0), ell / 4 * (w_plus - 1 / w_plus) - S]
+def _step(tag: str):
+    """The last step of the recorded derivation tagged ``tag`` (its relation is the claim's statement)."""
+    return lambda: DERIVATION().by_tag(tag)[-1].relation
 
 
 def _transition() -> Outcome:
+    from derivations.lambda_balanced import transition_function
+
     S = sp.Symbol("S", positive=True)
-    endpoints = identities(_transition_residuals(), relations=(L.K**2 - (L.ell**2 + 4 * S**2),))
-    outcome = all_of(endpoints, derivation_steps(DERIVATION, ["Thm 2"]))()
+    w_plus = (2 * S + L.K) / L.ell
+    residuals = [transition_function(S, L.rho0, L.ell, 0), L.ell / 4 * (w_plus - 1 / w_plus) - S]
+    endpoints = identities(residuals, relations=(L.K**2 - (L.ell**2 + 4 * S**2),))
+    outcome = all_of(endpoints, derivation_steps(DERIVATION(), ["Thm 2"]))()
     if outcome.status.value != "proved":
         return outcome
     return Outcome.proved(
@@ -57,6 +70,8 @@ def _transition() -> Outcome:
 
 
 def _limit(key: str) -> Outcome:
+    from derivations.lambda_balanced import lambda_limits
+
     proof = lambda_limits()[key]
     if proof.holds and proof.exact:
         return Outcome.proved(f"sympy.limit, then {proof.method}")
@@ -74,103 +89,100 @@ def _two_derivations() -> list[sp.Expr]:
     return out
 
 
-rho_s, lam_s, rt = sp.Symbol("rho"), sp.Symbol("lambda"), sp.Symbol(r"\tilde\rho")
-claim(
+def _conserved() -> dict:
+    from derivations.matrix_flow import conserved_matrix_derivative
+
+    return {"d/dt C": conserved_matrix_derivative()}
+
+
+PAPER.claim(
     "eq14.conserved",
-    "eq 14",
-    "14",
-    "λ-balancedness W2W2ᵀ − W1ᵀW1 = λI is preserved by gradient flow (general sizes)",
-    sp.Eq(sp.Symbol("W_2 W_2^T - W_1^T W_1"), sp.Symbol("lambda I")),
-    free_algebra_zero(lambda: {"d/dt C": conserved_matrix_derivative()}, "W2 W2^T - W1^T W1 = const"),
+    "λ-balancedness W₂W₂ᵀ − W₁ᵀW₁ = λI is preserved by gradient flow (general sizes)",
+    where=f"eq 14 ({VIA})",
+    eq="14",
+    check=free_algebra_zero(_conserved, "W2 W2^T - W1^T W1 = const"),
 )
-claim(
+PAPER.claim(
     "mode_equation",
-    "App. F.1",
-    "F.1",
-    "Aligned modes: ρ = s1 s2 obeys ρ̇ = sqrt(λ² + 4ρ²)(ρ̃ − ρ), λ = s2² − s1² conserved (derived from the mode flow)",
-    sp.Eq(sp.Symbol(r"\dot\rho"), sp.sqrt(lam_s**2 + 4 * rho_s**2) * (rt - rho_s)),
-    derivation_steps(DERIVATION, ["F.1", "14"]),
-    ("Sigma_xx = I", "task-aligned, square, no bottleneck"),
+    _step("F.1"),
+    where=f"App. F.1 ({VIA})",
+    eq="F.1",
+    assume=("Σxx = I", "task-aligned, square, no bottleneck", "ρ = s₁s₂, λ = s₂² − s₁² conserved"),
+    check=lambda: derivation_steps(DERIVATION(), ["F.1", "14"])(),
 )
-claim(
+PAPER.claim(
     "w_riccati",
-    "App. F.1",
-    "F.1",
-    "ρ = (ℓ/4)(w − 1/w), ℓ = |λ|: ẇ = −(ℓ/2)w² + 2ρ̃w + ℓ/2, roots w± = (2ρ̃ ± K)/ℓ, w0 = (2ρ0 + K0)/ℓ",
-    sp.Eq(sp.Symbol(r"\dot w"), -L.ell / 2 * L.w**2 + 2 * rt * L.w + L.ell / 2),
-    derivation_steps(DERIVATION, ["F.1 (w)"]),
-    ("l = |lambda| > 0", "w > 0"),
+    _step("F.1 (w)"),
+    where=f"App. F.1 ({VIA})",
+    eq="F.1",
+    assume=("ℓ = |λ| > 0", "w > 0", "ρ = (ℓ/4)(w − 1/w)"),
+    check=lambda: derivation_steps(DERIVATION(), ["F.1 (w)"])(),
 )
-claim(
+PAPER.claim(
     "theorem2.solution",
-    "Theorem 2, App. F.1",
-    "Thm 2",
-    "w(t) = (w₊ − w₋ C e^{−Kt})/(1 − C e^{−Kt}), C = (w0 − w₊)/(w0 − w₋), and ρ(t) = (ℓ/4)(w − 1/w) "
-    "(engine derivation)",
-    sp.Eq(L.w, sp.Symbol("(w_+ - w_- C e^{-K t})/(1 - C e^{-K t})")),
-    derivation_steps(DERIVATION, ["Thm 2"]),
+    _step("Thm 2"),
+    where=f"Theorem 2, App. F.1 ({VIA})",
+    eq="Thm 2",
+    check=lambda: derivation_steps(DERIVATION(), ["Thm 2"])(),
 )
-claim(
+PAPER.claim(
     "theorem2.transition",
-    "Theorem 2, App. F.1",
-    "Thm 2",
     "γ(t; λ) = (ρ(t) − ρ0)/(ρ̃ − ρ0) [uncertain form] rises monotonically from γ(0) = 0 to 1",
-    sp.Eq(sp.Symbol(r"\gamma(t;\lambda)"), (rho_s - sp.Symbol("rho_0")) / (rt - sp.Symbol("rho_0"))),
-    _transition,
-    ("rho~ > 0", "l > 0", "rho_0 != rho~"),
+    where=f"Theorem 2, App. F.1 ({VIA}) [uncertain form]",
+    eq="Thm 2",
+    assume=("ρ̃ > 0", "ℓ > 0", "ρ0 ≠ ρ̃"),
+    check=_transition,
 )
-claim(
+PAPER.claim(
     "theorem2.limit_zero",
-    "Theorem 2, App. F.1",
-    "Thm 2",
-    "λ → 0: ρ(t) → ρ̃ e^{2ρ̃t}/(e^{2ρ̃t} − 1 + ρ̃/ρ0), the sigmoid (proved by sympy.limit on the derived ρ(t))",
-    sp.Eq(
-        sp.Limit(rho_s, sp.Symbol("ell"), 0),
-        rt * sp.exp(2 * rt * L.t) / (sp.exp(2 * rt * L.t) - 1 + rt / sp.Symbol("rho_0")),
-    ),
-    lambda: _limit("zero"),
-    ("rho~ > 0", "rho_0 > 0"),
+    "λ → 0: ρ(t) → ρ̃ e^{2ρ̃t}/(e^{2ρ̃t} − 1 + ρ̃/ρ0), the sigmoid (sympy.limit on the derived ρ(t))",
+    where=f"Theorem 2, App. F.1 ({VIA})",
+    eq="Thm 2",
+    assume=("ρ̃ > 0", "ρ0 > 0"),
+    check=lambda: _limit("zero"),
 )
-claim(
+PAPER.claim(
     "theorem2.limit_infinity",
-    "Theorem 2, App. F.1",
-    "Thm 2",
     "|λ| → ∞ at fixed τ = |λ|t: ρ → ρ̃ + (ρ0 − ρ̃) e^{−τ}, the linear model's exponential (lazy), by sympy.limit",
-    sp.Eq(sp.Limit(rho_s, sp.Symbol("ell"), sp.oo), rt + (sp.Symbol("rho_0") - rt) * sp.exp(-L.tau)),
-    lambda: _limit("infinity"),
-    ("rho~ > 0", "t = tau / l"),
+    where=f"Theorem 2, App. F.1 ({VIA})",
+    eq="Thm 2",
+    assume=("ρ̃ > 0", "t = τ/ℓ"),
+    check=lambda: _limit("infinity"),
 )
-claim(
+PAPER.claim(
     "theorem2.agrees_with_hyperbolic",
-    "Theorem 2, App. F.1",
-    "",
     "The w-substitution and Saxe's hyperbolic coordinates give the same clock equation and the same a(t), b(t)",
-    "gamma_w = gamma (same Riccati initial-value problem)",
-    identities(_two_derivations()),
+    where=f"Theorem 2, App. F.1 ({VIA})",
+    check=deferred(lambda: identities(_two_derivations())),
 )
-claim(
+
+
+def _modes_error():
+    import numpy as np
+
+    cases = [
+        ({"S": np.array([1.5, 0.3])}, {"a": np.array([0.2, 1.1]), "b": np.array([0.9, 1.3])}),
+        ({"S": np.array([0.8, -0.4])}, {"a": np.array([1.2, 0.5]), "b": np.array([0.3, -0.2])}),
+        ({"S": np.array([1.0, 2.0])}, {"a": np.array([0.4, 0.7]), "b": np.array([0.4, -0.7])}),
+    ]
+    return closed_form_error("lambda_balanced", cases, [0.0, 0.8, 3.0])
+
+
+PAPER.experiment(
     "theorem2.numeric",
-    "Theorem 2, App. F.1",
-    "",
-    "The mode closed form agrees with 30-digit integration of the mode flow (λ > 0, λ < 0, λ = 0, a0 = −b0)",
-    "|x_closed - x_ode| / |x| <= 1e-25",
-    closed_form_vs_ode(
-        "lambda_balanced",
-        [
-            ({"S": np.array([1.5, 0.3])}, {"a": np.array([0.2, 1.1]), "b": np.array([0.9, 1.3])}),
-            ({"S": np.array([0.8, -0.4])}, {"a": np.array([1.2, 0.5]), "b": np.array([0.3, -0.2])}),
-            ({"S": np.array([1.0, 2.0])}, {"a": np.array([0.4, 0.7]), "b": np.array([0.4, -0.7])}),
-        ],
-        [0.0, 0.8, 3.0],
+    _modes_error,
+    quantity=PAPER.symbol(
+        "err_modes", r"\max_t \lVert x_{\mathrm{closed}} - x_{\mathrm{ODE}}\rVert/\lVert x\rVert", nonnegative=True
     ),
+    tolerance=1e-25,
+    where=f"Theorem 2, App. F.1 ({VIA})",
+    assume=("λ > 0, λ < 0, λ = 0, a0 = −b0", "mpmath.odefun, 30 digits"),
 )
-claim(
+PAPER.claim(
     "full_matrix_flow",
-    "Theorem 2, App. F.1 (checked against the full network)",
-    "",
     "Closed-form modes agree with 30-digit integration of the full matrix flow (d = 3, p = c = 2, random aligned "
     "λ-balanced inits, λ = 1.3 and −0.8), and GD on the full matrices converges to them as lr → 0",
-    "|W_flow - W_closed| / |W| <= 1e-25",
-    aligned_full_flow("lambda_balanced", [(21, 1.3), (22, -0.8)]),
-    ("Sigma_xx = I",),
+    where=f"Theorem 2, App. F.1 ({VIA}; checked against the full network)",
+    assume=("Σxx = I",),
+    check=aligned_full_flow("lambda_balanced", [(21, 1.3), (22, -0.8)]),
 )

@@ -2,573 +2,157 @@
 
 Spec: ``shared/spec/agf-kunin2025.md`` §3 (Algorithm 1), §4 (settings), §5 (reference tests A–D). The predictions
 come from ``numerics.agf``; the ground truth is gradient flow from initialization scale alpha (Radau) at alpha =
-1e-4, 1e-8, 1e-16 (1e-32 for the diagonal network), measured as in spec §5. Pass criteria (spec §5): identical
-activation order; for every jump the error |tau_GF - tau_AGF| log(1/alpha) is the same at every alpha (within
-10 % + 0.1) and the relative error falls as alpha -> 0; plateau losses match the predicted levels.
-Exact results are ``Outcome.proved`` (SymPy); everything measured is at most ``Outcome.numeric``; the paper's
-conjecture is labelled as such. Conventions: loss (1/2n)||y - f||², rescaled time eta t / log(1/alpha) (kappa = 2)
-and eta t alpha (kappa = 3), thresholds at norm 1 (``numerics.alternating.algorithm``).
+1e-4, 1e-8, 1e-16 (1e-32 for the diagonal network), measured as in spec §5. The checks live in
+``kunin2025_checks`` (imported when a check runs: it needs the numerics). Exact results are proved (SymPy);
+everything measured is at most numerically supported; the paper's conjecture is labelled as such.
 """
 
 from __future__ import annotations
 
-import functools
-import itertools
-from collections.abc import Callable, Sequence
+import importlib
+from collections.abc import Callable
 
-import numpy as np
-import sympy as sp
-from scipy.optimize import minimize_scalar
+from proofs_check.claims import Outcome
+from proofs_check.paper import Paper
 
-from numerics import agf as run_agf
-from numerics.alternating import (
-    Agreement,
-    Path,
-    agreement,
-    attention_gradient_flow,
-    attention_jump_bound,
-    attention_loss_levels,
-    conjectured_jump_times,
-    dln_gradient_descent,
-    dln_gradient_flow,
-    dominant_frequency,
-    fcn_gradient_flow,
-    first_exceedances,
-    fourier_utility,
-    gaussian_init,
-    maximal_utility,
-    measured_jumps,
-    modular_utility,
-    pesme_flammarion,
-    rrr_saddles,
-    sign_changes,
-    theorem51_neuron,
-    utility_ascent,
-    whitened_jump_times,
+PAPER = Paper(
+    "kunin2025",
+    "Alternating gradient flows: a theory of feature learning in two-layer neural networks",
+    (
+        "Daniel Kunin",
+        "Giovanni Luca Marchetti",
+        "Feng Chen",
+        "Dhruva Karkada",
+        "James B. Simon",
+        "Michael R. DeWeese",
+        "Surya Ganguli",
+        "Nina Miolane",
+    ),
+    "NeurIPS",
+    2025,
+    url="https://arxiv.org/abs/2506.06489",
 )
-from numerics.alternating.reference_problems import dln_problem_a, dln_problem_b, fcn_problem, modular_template
-from proofs_check.claims import Citation, Claim, Outcome, register
-
-PAPER = "kunin2025"
-ALPHAS = (1e-4, 1e-8, 1e-16)
-DLN_ALPHAS = (*ALPHAS, 1e-32)
-# spec §5A and §5B figures (printed to 3 significant digits)
-SPEC_A_TIMES = (0.329, 0.535, 0.954, 5.83, 16.1)
-SPEC_A_LEVELS = (27.96, 12.98, 2.244, 0.181, 0.0409, 0.0)
-SPEC_A_ORDER = (2, 4, 1, 3, 5)
-SPEC_B = {"t1": 0.193, "t2": 0.600, "saddle": (0.0, 1.584), "midpoint": 2.029, "t3": 3.457}
-SPEC_B_FLIPS = (2.042, 2.035, 2.032, 2.030)
-# GF (LSODA, rtol 1e-12) resolves a mode only while its amplitude alpha^{1 - tau_1/tau_k} at the first jump, relative
-# to the O(1) weights, is above the integrator's relative tolerance
-FLOAT_FLOOR = 1e-12
-ATTENTION = {"lam": np.array([1.0, 0.6, 0.3]), "N": 5, "heads": 3, "alphas": (1e-2, 1e-3, 1e-4)}
-
-Check = Callable[[], Outcome]
 
 
-def _cite(section: str, equation: str = "") -> Citation:
-    return Citation(PAPER, f"Kunin et al. 2025, {section} (spec agf-kunin2025.md)", section, equation)
+def check(name: str, *args: object) -> Callable[[], Outcome]:
+    """The check ``kunin2025_checks.<name>(*args)``, imported when it runs."""
+
+    def run() -> Outcome:
+        found = getattr(importlib.import_module("proofs_check.papers.kunin2025_checks"), name)
+        return found(*args)() if args else found()
+
+    return run
 
 
-def claim(cid: str, section: str, equation: str, title: str, statement: object, check: Check, assumptions=()) -> None:
-    register(Claim(f"{PAPER}.{cid}", _cite(section, equation), statement, check, tuple(assumptions), title))
+def spec(where: str) -> str:
+    return f"{where} (spec agf-kunin2025.md)"
 
 
-def _verdict(method: str, failures: list[str], detail: str) -> Outcome:
-    if failures:
-        return Outcome.refuted(method, {f"failure {i + 1}": text for i, text in enumerate(failures)}, detail)
-    return Outcome.numeric(method, detail)
-
-
-def _fmt(values: Sequence[float], digits: int = 3) -> str:
-    return "(" + ", ".join(f"{v:.{digits}g}" for v in values) + ")"
-
-
-def _convergence_failures(runs: Sequence[Agreement], trusted: Callable[[float, int], bool] = lambda a, k: True):
-    """Spec §5 pass criteria per jump over the alphas at which it is trusted."""
-    failures = []
-    for k in range(len(runs[0].jump_times)):
-        used = [run for run in runs if trusted(run.alpha, k)]
-        scaled = np.array([run.scaled_errors[k] for run in used])
-        relative = np.abs([run.relative_errors[k] for run in used])
-        if not np.all(np.isfinite(scaled)):
-            failures.append(f"jump {k + 1} not observed at some alpha")
-        elif np.ptp(scaled) > 0.1 * np.max(np.abs(scaled)) + 0.1:
-            failures.append(f"jump {k + 1}: error x log(1/alpha) not constant: {_fmt(scaled)}")
-        elif np.any(np.diff(relative) >= 0):
-            failures.append(f"jump {k + 1}: relative error does not fall: {_fmt(relative)}")
-    return failures
-
-
-def _report(runs: Sequence[Agreement]) -> str:
-    return "; ".join(
-        f"alpha={run.alpha:.0e}: tau_GF={_fmt(run.jump_times, 4)}, err*log(1/alpha)={_fmt(run.scaled_errors)}, "
-        f"rel err*log(1/alpha)={_fmt(run.relative_errors * np.log(1 / run.alpha))}, "
-        f"max rel err={np.nanmax(np.abs(run.relative_errors)):.3g}, max plateau err={np.max(run.plateau_errors):.2g}"
-        for run in runs
-    )
-
-
-# ---------------------------------------------------------------- (a) diagonal linear network, tests A and B
-@functools.cache
-def _pf_a():
-    return pesme_flammarion(*dln_problem_a())
-
-
-@functools.cache
-def _gf_a(alpha: float) -> Path:
-    return dln_gradient_flow(*dln_problem_a(), alpha, 1.6 * SPEC_A_TIMES[-1])
-
-
-def _dln_agf(problem, alpha: float):
-    X, y = problem
-    d = X.shape[1]
-    return run_agf(X, y, np.full(d, np.sqrt(2) * alpha), np.zeros((d, d)), alpha, support=np.eye(d, dtype=bool))
-
-
-def _pf_reference() -> Outcome:
-    saddles = _pf_a()
-    times = [s.time for s in saddles[1:]]
-    order = tuple(1 + next(iter(set(b.active) - set(a.active))) for a, b in itertools.pairwise(saddles))
-    levels = [s.loss for s in saddles]
-    failures = []
-    if len(times) != 5 or not np.allclose(times, SPEC_A_TIMES, rtol=5e-3):
-        failures.append(f"jump times {_fmt(times, 4)} vs spec {SPEC_A_TIMES}")
-    if order != SPEC_A_ORDER:
-        failures.append(f"order {order} vs spec {SPEC_A_ORDER}")
-    if not np.allclose(levels, SPEC_A_LEVELS, rtol=5e-3, atol=1e-12):
-        failures.append(f"levels {_fmt(levels, 4)} vs spec {SPEC_A_LEVELS}")
-    detail = f"t = {_fmt(times, 4)}, l = {_fmt(levels, 4)}, order {order}"
-    return _verdict("PF Algorithm 1 (scipy lsq_linear) vs the spec's independent figures (3 digits)", failures, detail)
-
-
-def _agf_is_pf() -> Outcome:
-    failures, details = [], []
-    for name, problem in (("A", dln_problem_a()), ("B", dln_problem_b())):
-        pf = pesme_flammarion(*problem)
-        for alpha in (1e-16, 1e-100):
-            result = _dln_agf(problem, alpha)
-            times = result.jump_times
-            pf_times = np.array([s.time for s in pf[1:]])
-            pf_active = [tuple(int(i) for i in np.flatnonzero(s.beta != 0)) for s in pf]
-            if len(times) != len(pf_times) or not np.allclose(times, pf_times, rtol=1e-6):
-                failures.append(f"{name}, alpha={alpha:.0e}: times {_fmt(times, 6)} vs PF {_fmt(pf_times, 6)}")
-            elif not np.allclose(result.loss_levels, [s.loss for s in pf], rtol=1e-6, atol=1e-12):
-                failures.append(f"{name}, alpha={alpha:.0e}: levels {_fmt(result.loss_levels)}")
-            elif [tuple(i for i in j.active if np.any(j.a[i] * j.w[i] != 0)) for j in result.jumps] != pf_active:
-                failures.append(f"{name}, alpha={alpha:.0e}: active sets differ from PF's support")
-            else:
-                gap = np.max(np.abs(times - pf_times) / pf_times)
-                details.append(f"{name}, alpha={alpha:.0e}: max relative gap {gap:.1e} ({result.halted})")
-    return _verdict("numerics.agf (log-coordinate Algorithm 1) vs PF Algorithm 1", failures, "; ".join(details))
-
-
-def _dln_theorem() -> Outcome:
-    saddles = _pf_a()
-    predicted, levels = [s.time for s in saddles[1:]], [s.loss for s in saddles]
-    runs = [agreement(_gf_a(alpha), predicted, levels, alpha) for alpha in DLN_ALPHAS]
-    failures = _convergence_failures(runs)
-    for alpha in DLN_ALPHAS:
-        path = _gf_a(alpha)
-        order = tuple(1 + int(i) for i in np.argsort(first_exceedances(path, 1e-3)))
-        if order != SPEC_A_ORDER:
-            failures.append(f"alpha={alpha:.0e}: GF activation order {order}")
-        final = np.linalg.norm(path.state(np.array([path.t_end]))[0] - saddles[-1].beta)
-        if final > 1e-3:
-            failures.append(f"alpha={alpha:.0e}: ||beta(T) - beta_final|| = {final:.2g}")
-    if any(np.max(run.plateau_errors) > 0.05 for run in runs[1:]):
-        failures.append("plateau-midpoint losses differ from the PF levels by > 5 % at alpha <= 1e-8")
-    if any(np.any(run.relative_errors <= 0) for run in runs):
-        failures.append("some GF jump is early (spec: all measured jumps are late)")
-    return _verdict(
-        "exact DLN GF x' = -log(1/alpha) grad L(alpha² sinh 2x), Radau with Jacobian", failures, _report(runs)
-    )
-
-
-def _gd_time_map() -> Outcome:
-    saddles = _pf_a()
-    predicted, levels = [s.time for s in saddles[1:]], [s.loss for s in saddles]
-    failures, details = [], []
-    for alpha in (1e-4, 1e-8):
-        gd = agreement(dln_gradient_descent(*dln_problem_a(), alpha, 1.6 * SPEC_A_TIMES[-1]), predicted, levels, alpha)
-        gf = agreement(_gf_a(alpha), predicted, levels, alpha)
-        gap = np.abs(gd.jump_times / gf.jump_times - 1)
-        if not np.max(gap) <= 5e-3:
-            failures.append(f"alpha={alpha:.0e}: GD vs GF relative jump-time gap {_fmt(gap)}")
-        details.append(f"alpha={alpha:.0e}: tau_GD={_fmt(gd.jump_times, 5)}, max |tau_GD/tau_GF - 1| = {gap.max():.1e}")
-    return _verdict("GD (lr 1e-3) on (u, v) vs exact GF (Radau)", failures, "; ".join(details))
-
-
-def _redormancy() -> Outcome:
-    X, y = dln_problem_b()
-    result = _dln_agf((X, y), 1e-16)
-    failures = []
-    times = result.jump_times
-    jump2 = result.jumps[2]
-    if len(times) != 3 or not np.allclose(times, [SPEC_B["t1"], SPEC_B["t2"], SPEC_B["t3"]], atol=1.5e-3):
-        failures.append(f"AGF jump times {_fmt(times, 4)} vs spec (0.193, 0.600, 3.457)")
-    if jump2.collapsed != (0,) or not np.allclose(jump2.a[:, 0] * jump2.w.sum(1), SPEC_B["saddle"], atol=1e-3):
-        failures.append(f"jump 2: collapsed {jump2.collapsed}, saddle {jump2.a[:, 0] * jump2.w.sum(1)}")
-    elif not np.isclose(jump2.accumulated_utility[0], result.thresholds[0], rtol=1e-12):
-        failures.append("the collapsed neuron does not re-enter dormancy with S = c")
-    beta3 = result.jumps[3].a[0, 0] * result.jumps[3].w[0, 0] if len(result.jumps) > 3 else 0.0
-    if not beta3 < 0:
-        failures.append(f"beta_1 does not reactivate negative (beta_1 = {beta3})")
-    midpoint = (times[1] + times[2]) / 2 if len(times) == 3 else np.nan
-    flips = []
-    for alpha in DLN_ALPHAS:
-        changes = sign_changes(dln_gradient_flow(X, y, alpha, 6.0), 0)
-        flips.append(changes[0] if changes.size else np.nan)
-    flips = np.array(flips)
-    scaled = (flips - midpoint) * np.log(1 / np.array(DLN_ALPHAS))
-    if not np.allclose(flips, SPEC_B_FLIPS, atol=1.5e-3):
-        failures.append(f"GF sign changes {_fmt(flips, 5)} vs spec {SPEC_B_FLIPS}")
-    if not (np.all(np.diff(np.abs(flips - midpoint)) < 0) and np.ptp(scaled) < 0.1 * np.max(np.abs(scaled)) + 0.1):
-        failures.append(f"(flip - midpoint) log(1/alpha) = {_fmt(scaled)} not constant")
-    detail = (
-        f"AGF (alpha=1e-16): jumps {_fmt(times, 4)}, collapse at jump 2 with S_1 = c_1, s_1 = 0 at midpoint "
-        f"{midpoint:.4f}; GF sign change of beta_1 at alpha={DLN_ALPHAS}: {_fmt(flips, 5)}, "
-        f"(flip - midpoint) log(1/alpha) = {_fmt(scaled)}"
-    )
-    return _verdict("numerics.agf collapse rule vs exact GF sign change (Radau)", failures, detail)
-
-
-# ---------------------------------------------------------------- (b) fully connected linear network, test C
-@functools.cache
-def _fcn_runs(whitened: bool) -> tuple[np.ndarray, np.ndarray, list[Agreement], list[Path]]:
-    Sxx, Syx, Syy = fcn_problem(whitened)
-    _, levels = rrr_saddles(Sxx, Syx, Syy)
-    predicted = whitened_jump_times(Syx) if whitened else conjectured_jump_times(Sxx, Syx)
-    paths = [fcn_gradient_flow(Sxx, Syx, Syy, alpha, 4, 1.4 * predicted[-1]) for alpha in ALPHAS]
-    return predicted, levels, [agreement(p, predicted, levels, a) for p, a in zip(paths, ALPHAS, strict=True)], paths
-
-
-def _trusted(predicted: np.ndarray) -> Callable[[float, int], bool]:
-    """Jump k is resolvable by float64 GF at alpha iff its mode's amplitude alpha^{1 - tau_1/tau_k} >= FLOAT_FLOOR."""
-    return lambda alpha, k: alpha ** (1 - predicted[0] / predicted[k]) >= FLOAT_FLOOR
-
-
-def _fcn_times(whitened: bool) -> Check:
-    def check() -> Outcome:
-        predicted, _, runs, _ = _fcn_runs(whitened)
-        trusted = _trusted(predicted)
-        failures = _convergence_failures(runs, trusted)
-        skipped = [f"jump {k + 1} at alpha={r.alpha:.0e}" for r in runs for k in range(4) if not trusted(r.alpha, k)]
-        detail = f"predicted {_fmt(predicted)}; {_report(runs)}"
-        if skipped:
-            detail += (
-                f"; not assessed (mode amplitude below float64 resolution {FLOAT_FLOOR:.0e}, spec §3 pitfall): "
-                + ", ".join(skipped)
-            )
-        return _verdict(
-            "GF of A W from the spec §1 init (LSODA with Jacobian, rtol 1e-12, atol 1e-6 alpha²), population loss",
-            failures,
-            detail,
-        )
-
-    return check
-
-
-def _fcn_saddles() -> Outcome:
-    failures, details = [], []
-    for whitened in (True, False):
-        Sxx, Syx, Syy = fcn_problem(whitened)
-        betas, levels = rrr_saddles(Sxx, Syx, Syy)
-        _, _, runs, paths = _fcn_runs(whitened)
-        run, path = runs[1], paths[1]
-        edges = np.concatenate([[0.0], run.jump_times, [path.t_end]])
-        plateau = path.state((edges[:-1] + edges[1:]) / 2).reshape(len(edges) - 1, *Syx.shape)
-        distance = max(np.linalg.norm(b - betas[k]) for k, b in enumerate(plateau))
-        worst = float(np.max(run.plateau_errors))
-        if worst > 1e-3 or distance > 1e-2:
-            failures.append(f"{'whitened' if whitened else 'non-commuting'}: plateau error {worst:.2g}, {distance:.2g}")
-        details.append(
-            f"{'whitened' if whitened else 'non-commuting'} (alpha=1e-8): levels {_fmt(levels, 4)}, max relative "
-            f"plateau error {worst:.1e}, max ||beta_GF - beta_k|| on plateaus {distance:.1e}"
-        )
-    return _verdict("GF plateaus (midpoints) vs reduced-rank regression", failures, "; ".join(details))
-
-
-def _fcn_agf(whitened: bool, alpha: float):
-    """numerics.agf on data realizing the moments (X = sqrt(n) chol(Sxx)^T, Y = X Sxx^{-1} Sxy, n = 4), H = 4."""
-    Sxx, Syx, _ = fcn_problem(whitened)
-    X = 2.0 * np.linalg.cholesky(Sxx).T
-    a0, w0 = gaussian_init(4, 4, 4, alpha, seed=0)
-    return run_agf(X, X @ np.linalg.solve(Sxx, Syx.T), a0, w0, alpha)
-
-
-def _fcn_agf_commuting() -> Outcome:
-    Sxx, Syx, Syy = fcn_problem(True)
-    predicted = whitened_jump_times(Syx)
-    # the data carry the realizable part of Syy only: levels shift by the noise ½ tr(Syy - Syx Sxy)
-    levels = rrr_saddles(Sxx, Syx, Syy)[1] - 0.5 * np.trace(Syy - Syx @ Syx.T)
-    alphas = (1e-25, 1e-50, 1e-100, 1e-300)
-    results = [_fcn_agf(True, alpha) for alpha in alphas]
-    scaled = np.array([(r.jump_times - predicted) * np.log(1 / a) for r, a in zip(results, alphas, strict=True)])
-    failures = []
-    if np.any(np.ptp(scaled, axis=0) > 1e-3 * np.max(np.abs(scaled), axis=0) + 1e-3):
-        failures.append(f"(tau_AGF - 1/sigma_k) log(1/alpha) not constant: {scaled}")
-    if any(not np.allclose(r.loss_levels, levels, rtol=1e-9, atol=1e-12) for r in results):
-        failures.append("AGF loss levels differ from the reduced-rank regression levels")
-    gaps = [np.diff(_fcn_agf(False, alpha).jump_times[:2])[0] for alpha in (1e-16, 1e-100)]
-    detail = (
-        f"predicted {_fmt(predicted)}; numerics.agf at alpha={alphas}: tau_4 = "
-        f"{_fmt([r.jump_times[-1] for r in results], 5)}, (tau - 1/sigma_k) log(1/alpha) = {_fmt(scaled[-1])} at "
-        f"every alpha (the random init norms), levels = RRR levels. Non-commuting case, same init: tau_2 - tau_1 = "
-        f"{_fmt(gaps)} at alpha = 1e-16, 1e-100 (not Conjecture 4.1, which GF follows): per-neuron Algorithm 1 "
-        "without the O(H) hidden-unit rotation of spec §4b lets near-threshold neurons re-activate at once"
-    )
-    return _verdict("numerics.agf (log-coordinate Algorithm 1) vs tau_k = 1/sigma_k", failures, detail)
-
-
-# ---------------------------------------------------------------- (c) attention-only linear transformer
-@functools.cache
-def _attention_runs():
-    lam, N, heads = ATTENTION["lam"], ATTENTION["N"], ATTENTION["heads"]
-    levels = attention_loss_levels(lam, N)
-    runs = []
-    for alpha in ATTENTION["alphas"]:
-        path, norms = attention_gradient_flow(lam, N, heads, alpha, 40.0)
-        runs.append((alpha, path, norms, measured_jumps(path, levels)))
-    return levels, runs
-
-
-def _attention_levels_exact() -> Outcome:
-    lam, N, T = sp.symbols("lambda N T", positive=True)
-    gamma = sp.Symbol("gamma")
-    # one diagonal entry of L(Gamma) (numerics.alternating.attention), T = tr Sigma, without the constant ½ lam
-    mode = sp.Rational(1, 2) * (-2 * N * gamma * lam**2 + N * gamma**2 * lam * ((N + 1) * lam**2 + T * lam))
-    optimum = sp.solve(sp.diff(mode, gamma), gamma)
-    residuals = [
-        sp.simplify(optimum[0] - 1 / (T + (N + 1) * lam)),
-        sp.simplify(mode.subs(gamma, optimum[0]) + N * lam**2 / (2 * (T + (N + 1) * lam))),
-    ]
-    if len(optimum) != 1 or any(r != 0 for r in residuals):
-        return Outcome.refuted("sympy.solve, simplify", {"residuals": residuals})
-    return Outcome.proved(
-        "sympy.solve, simplify",
-        "per learned component: gamma_j = 1/(tr Sigma + (N+1) lam_j) and L drops by N lam_j²/(2(tr Sigma + (N+1) "
-        "lam_j)); L(Gamma) from the Wishart moments E C = N Sigma, E C² = N(N+1) Sigma² + N tr(Sigma) Sigma",
-    )
-
-
-def _attention_plateaus() -> Outcome:
-    levels, runs = _attention_runs()
-    failures, details = [], []
-    lam = ATTENTION["lam"]
-    for alpha, path, _, jumps in runs:
-        edges = np.concatenate([[0.0], jumps])
-        plateaus = path.loss((edges[:-1] + edges[1:]) / 2)
-        error = np.abs(plateaus / levels[:-1] - 1)
-        gammas = path.state((edges[1:] + np.append(jumps[1:], path.t_end)) / 2).reshape(-1, lam.size, lam.size)
-        smallest_gain = 1 / (lam.sum() + (ATTENTION["N"] + 1) * lam.max())
-        learned = [tuple(int(i) for i in np.flatnonzero(np.abs(np.diag(g)) > smallest_gain / 2)) for g in gammas]
-        if not np.all(np.isfinite(jumps)) or np.max(error) > 1e-3:
-            failures.append(f"alpha={alpha:.0e}: plateau errors {_fmt(error)}")
-        if learned != [(0,), (0, 1), (0, 1, 2)]:
-            failures.append(f"alpha={alpha:.0e}: components learned per plateau {learned}")
-        details.append(f"alpha={alpha:.0e}: jumps {_fmt(jumps, 4)}, max relative plateau error {np.max(error):.1e}")
-    detail = f"levels {_fmt(levels, 5)}; components learned in decreasing lambda; " + "; ".join(details)
-    return _verdict("GF of 3 heads (Radau, rescaled time t alpha) vs the [C] loss levels", failures, detail)
-
-
-def _attention_bound() -> Outcome:
-    _, runs = _attention_runs()
-    lam, N = ATTENTION["lam"], ATTENTION["N"]
-    failures, details = [], []
-    for alpha, _, norms, jumps in runs:
-        previous, margins = 0.0, []
-        for k, tau in enumerate(jumps):
-            current = norms(np.array([previous]))[0]
-            dormant = current if k == 0 else current[current < 0.1]
-            bound = previous + attention_jump_bound(lam[k], N, float(dormant.max()), alpha)
-            margins.append(tau - bound)
-            if not tau >= bound:
-                failures.append(f"alpha={alpha:.0e}, jump {k + 1}: tau {tau:.4g} < bound {bound:.4g}")
-            previous = tau
-        details.append(f"alpha={alpha:.0e}: tau_GF - bound = {_fmt(margins)}")
-    return _verdict("GF jump times (loss crossings) vs eq. 7 with GF dormant norms", failures, "; ".join(details))
-
-
-# ---------------------------------------------------------------- (d) modular addition, test D
-def _fourier_form() -> Outcome:
-    x = modular_template()
-    rng = np.random.default_rng(5)
-    worst = 0.0
-    for _ in range(20):
-        u, v, w = rng.normal(size=(3, x.size))
-        direct = modular_utility(u, v, w, x)
-        worst = max(worst, abs(fourier_utility(u, v, w, x) - direct) / max(1.0, abs(direct)))
-    failures = [] if worst < 1e-12 else [f"relative difference {worst:.2g}"]
-    return _verdict("20 random neurons, p = 13", failures, f"max relative difference {worst:.1e}")
-
-
-def _theorem51() -> Outcome:
-    x = modular_template()
-    p, k = x.size, dominant_frequency(x)
-    target = maximal_utility(x)
-    failures = []
-    cosine = theorem51_neuron(x, 0.3, 1.1)
-    at_cosine = modular_utility(*cosine.reshape(3, p), x)
-    if abs(at_cosine / target - 1) > 1e-12:
-        failures.append(f"U at the theorem's cosine neuron {at_cosine} != U* {target}")
-
-    def negative(shift: float) -> float:
-        return -modular_utility(*theorem51_neuron(x, 0.3, 1.1, 1.4 + shift).reshape(3, p), x)
-
-    grid = np.linspace(-np.pi, np.pi, 721)
-    start = grid[np.argmin([negative(s) for s in grid])]
-    scan = minimize_scalar(negative, bounds=(start - 0.01, start + 0.01), method="bounded", options={"xatol": 1e-10})
-    expected_phase = -float(np.angle(np.fft.fft(x)[k]))
-    phase_gap = float(np.angle(np.exp(1j * (scan.x - expected_phase))))
-    if abs(-scan.fun / target - 1) > 1e-6 or abs(phase_gap) > 1e-4:
-        failures.append(f"phase scan max {-scan.fun} at {scan.x}; expected {target} at {expected_phase}")
-    ascents = [utility_ascent(x, seed=seed, steps=3000) for seed in range(6)]
-    best = max(ascents, key=lambda m: m.utility)
-    if abs(best.utility / target - 1) > 1e-6 or best.energy_at_dominant < 1 - 1e-9:
-        failures.append(f"best ascent U {best.utility}, energy at ±k* {best.energy_at_dominant}")
-    if not np.allclose(best.squared_norms, 1 / 3, atol=1e-6):
-        failures.append(f"squared norms {best.squared_norms}")
-    spectrum = np.abs(np.fft.fft(x))
-    for m in ascents:
-        # every ascent limit is a single-frequency cosine with that frequency's value of the formula
-        freq = int(np.argmax(np.abs(np.fft.fft(m.theta[:p]))[1 : p // 2 + 1])) + 1
-        if abs(m.utility / (0.5 * (2 / (3 * p)) ** 1.5 * spectrum[freq] ** 3) - 1) > 1e-6:
-            failures.append(f"ascent limit at frequency {freq} has U = {m.utility}")
-    detail = (
-        f"p = 13, k* = {k}, U* = {target:.10g}; cosine neuron U = {at_cosine:.10g}; phase scan max "
-        f"{-scan.fun:.10g} at phi_w - phi_u - phi_v = {scan.x:.6f} (theorem: {expected_phase:.6f}); projected "
-        f"ascent from 6 seeds: best U = {best.utility:.10g}, energy at ±k* {best.energy_at_dominant:.6f}, squared "
-        f"norms {_fmt(best.squared_norms, 6)}; limits {sorted({round(m.utility, 6) for m in ascents})} "
-        f"(local maxima at other frequencies obey the same formula)"
-    )
-    return _verdict("phase scan (scipy bounded) and projected gradient ascent on the unit sphere", failures, detail)
-
-
-# ---------------------------------------------------------------- registration
-claim(
+PAPER.claim(
     "dln.pf_staircase",
-    "§3 (diagonal networks), spec §4a, §5A",
-    "",
-    "DLN (test A): PF Algorithm 1 gives jumps 0.329, 0.535, 0.954, 5.83, 16.1, levels 27.96 → … → 0, order 2,4,1,3,5",
-    "t_{k+1} = t_k + inf{delta : s_k - delta grad L(beta_k) hits ±1}, beta_k = sign-constrained least squares",
-    _pf_reference,
-    ("spec §5A data (rng 10, d = 5, n = 20)", "loss ||X beta - y||²/(2n)"),
+    "Diagonal network (test A): PF Algorithm 1, t_{k+1} = t_k + inf{δ : s_k − δ∇L(β_k) hits ±1} with β_k the "
+    "sign-constrained least squares on the saturated coordinates, is a staircase whose every step meets these "
+    "defining conditions",
+    where=spec("§3 (diagonal networks), spec §4a, §5A"),
+    assume=("spec §5A data (rng 10, d = 5, n = 20)", "loss ‖Xβ − y‖²/(2n)"),
+    check=check("_pf_reference"),
 )
-claim(
+PAPER.claim(
     "dln.agf_is_pf",
-    "§3 (diagonal networks), spec §4a",
-    "",
-    "DLN: Algorithm 1 (dormant flow exact in log coordinates, collapse rule S = c) reproduces PF Algorithm 1",
-    "AGF(alpha -> 0) on f = <u ⊙ v, x> == Pesme–Flammarion",
-    _agf_is_pf,
-    ("init u = sqrt(2) alpha, v = 0", "thresholds at norm 1; rescaled time t / log(1/alpha)"),
+    "Diagonal network: Algorithm 1 (dormant flow exact in log coordinates, collapse rule S = c) reproduces PF "
+    "Algorithm 1, and a dormant neuron's accumulated utility ηSᵢ/cᵢ equals PF's |sᵢ| (activation at ηSᵢ = cᵢ)",
+    where=spec("§3 (diagonal networks), spec §4a"),
+    assume=("init u = √2 α, v = 0", "thresholds at norm 1; rescaled time t/log(1/α)"),
+    check=check("_agf_is_pf"),
 )
-claim(
+PAPER.claim(
     "dln.theorem3_1",
-    "Theorem 3.1, spec §4a, §5A",
-    "",
-    "Theorem 3.1 (proved in the paper; checked numerically here): DLN gradient flow converges to AGF as alpha → 0",
-    "|tau_GF - tau_AGF| log(1/alpha) bounded, same order, plateaus at l_k",
-    _dln_theorem,
-    ("alpha = 1e-4, 1e-8, 1e-16, 1e-32", "jump = first loss crossing of sqrt(l_{k-1} l_k) (l_{k-1}/100 for l_k = 0)"),
+    "Theorem 3.1 (proved in the paper; checked numerically here): diagonal-network gradient flow converges to AGF "
+    "as α → 0: |τ_GF − τ_AGF| log(1/α) bounded, same order, plateaus at ℓ_k",
+    where=spec("Theorem 3.1, spec §4a, §5A"),
+    assume=("α = 1e-4, 1e-8, 1e-16, 1e-32", "jump = first loss crossing of √(ℓ_{k−1}ℓ_k) (ℓ_{k−1}/100 for ℓ_k = 0)"),
+    check=check("_dln_theorem"),
 )
-claim(
+PAPER.claim(
     "dln.gd_time_map",
-    "spec §1 (time map), §5A",
-    "",
-    "DLN: plain GD with lr 1e-3 and t = lr·steps follows the same staircase as GF (jump times within 0.5 %)",
-    "t = eta * steps",
-    _gd_time_map,
-    ("alpha = 1e-4, 1e-8", "u = sqrt(2) alpha, v = 0"),
+    "Diagonal network: plain GD with lr 1e-3 and t = lr·steps follows the same staircase as GF (jump times within "
+    "0.5 %)",
+    where=spec("spec §1 (time map), §5A"),
+    assume=("α = 1e-4, 1e-8", "u = √2 α, v = 0"),
+    check=check("_gd_time_map"),
 )
-claim(
+PAPER.claim(
     "dln.redormancy",
-    "§3 (Algorithm 1, collapse rule), spec §5B",
-    "",
-    "Re-dormancy (test B): collapse at t2 = 0.600 with S = c, s_1 = 0 at (t2 + t3)/2 = 2.029 = GF sign change",
-    "S_j <- c_j at collapse; beta_1 changes sign at (t_2 + t_3)/2",
-    _redormancy,
-    ("PF 2-D example X = chol(R diag(1, 25) R^T), beta* = (-0.2, 2)",),
+    "Re-dormancy (test B): collapse at t₂ = 0.600 with S = c, s₁ = 0 at (t₂ + t₃)/2 = 2.029 = the GF sign change",
+    where=spec("§3 (Algorithm 1, collapse rule), spec §5B"),
+    assume=("PF 2-D example X = chol(R diag(1, 25) Rᵀ), β* = (−0.2, 2)",),
+    check=check("_redormancy"),
 )
-claim(
+PAPER.claim(
     "fcn.saddles",
-    "§4 (linear networks), spec §4b, §5C",
-    "",
-    "FCN: GF plateaus are the reduced-rank regression saddles, l_k = ½(tr Syy - sum_{j<=k} mu_j)",
-    "beta_k = P_{U_k} Syx Sxx^{-1}",
-    _fcn_saddles,
-    ("population loss, d = c = H = 4",),
+    "Fully connected network: GF plateaus are the reduced-rank regression saddles, ℓ_k = ½(tr Σyy − Σ_{j≤k} μ_j)",
+    where=spec("§4 (linear networks), spec §4b, §5C"),
+    assume=("population loss, d = c = H = 4",),
+    check=check("_fcn_saddles"),
 )
-claim(
+PAPER.claim(
     "fcn.whitened_jump_times",
-    "§4 (linear networks), spec §4b, §5C",
-    "",
-    "FCN, commuting case (Sxx = I): jump times tau_k = 1/sigma_k(Syx) (exact AGF prediction; GF checked numerically)",
-    "tau_k = 1 / sigma_k(Syx)",
-    _fcn_times(True),
-    ("Sxx = I", "init a_i ~ N(0, alpha²/(2c)), w_i ~ N(0, alpha²/(2d)) (standard deviations)"),
+    "Fully connected network, commuting case (Σxx = I): jump times τ_k = 1/σ_k(Σyx) (exact AGF prediction; GF "
+    "checked numerically)",
+    where=spec("§4 (linear networks), spec §4b, §5C"),
+    assume=("Σxx = I", "init aᵢ ~ N(0, α²/(2c)), wᵢ ~ N(0, α²/(2d)) (standard deviations)"),
+    check=check("_fcn_times", True),
 )
-claim(
+PAPER.claim(
     "fcn.agf_commuting",
-    "§4 (linear networks), spec §3, §4b",
-    "",
-    "FCN, commuting case: Algorithm 1 (numerics.agf, 4 random neurons) gives the saddles and tau_k = 1/sigma_k",
-    "tau_k^AGF -> 1 / sigma_k(Syx), levels l_k",
-    _fcn_agf_commuting,
-    ("Sxx = I", "alpha = 1e-25 … 1e-300 (log coordinates)"),
+    "Fully connected network, commuting case: Algorithm 1 (numerics.agf, 4 random neurons) gives the saddles and "
+    "τ_k = 1/σ_k",
+    where=spec("§4 (linear networks), spec §3, §4b"),
+    assume=("Σxx = I", "α = 1e-25 … 1e-300 (log coordinates)"),
+    check=check("_fcn_agf_commuting"),
 )
-claim(
+PAPER.claim(
     "fcn.conjecture4_1",
-    "Conjecture 4.1, spec §4b, §5C",
-    "",
-    "Conjecture 4.1 (a conjecture of the paper, checked numerically): non-commuting FCN jump times",
-    "sum_{i<k} sigma^{(i)}_{k-i} (tau_{i+1} - tau_i) = 1",
-    _fcn_times(False),
-    ("Sxx = Q diag(3, 1, 0.3, 0.1) Q^T, not commuting with Syx^T Syx",),
+    "Conjecture 4.1 (a conjecture of the paper, checked numerically): non-commuting jump times satisfy "
+    "Σ_{i<k} σ^{(i)}_{k−i} (τ_{i+1} − τ_i) = 1",
+    where=spec("Conjecture 4.1, spec §4b, §5C"),
+    assume=("Σxx = Q diag(3, 1, 0.3, 0.1) Qᵀ, not commuting with ΣyxᵀΣyx",),
+    check=check("_fcn_times", False),
 )
-claim(
+PAPER.claim(
     "attention.levels_exact",
-    "§4 (linear transformer), spec §4c",
-    "",
-    "Attention: the critical point learning components 1..k has loss l_k = ½[tr Σ − Σ_j N λ_j²/(tr Σ + (N+1) λ_j)]",
-    "gamma_j = 1/(tr Sigma + (N+1) lambda_j)",
-    _attention_levels_exact,
-    ("Sigma = diag(lambda), Gamma diagonal", "Wishart moments of C = sum_n x_n x_n^T"),
+    "Attention: the critical point learning components 1..k has loss ℓ_k = ½[tr Σ − Σ_j Nλ_j²/(tr Σ + (N+1)λ_j)], "
+    "with γ_j = 1/(tr Σ + (N+1)λ_j)",
+    where=spec("§4 (linear transformer), spec §4c"),
+    assume=("Σ = diag(λ), Γ diagonal", "Wishart moments of C = Σₙ xₙxₙᵀ"),
+    check=check("_attention_levels_exact"),
 )
-claim(
+PAPER.claim(
     "attention.plateaus",
-    "§4 (linear transformer), spec §4c",
-    "",
-    "Attention: GF plateaus sit at l_k and heads learn principal components in decreasing lambda",
-    "L(plateau k) = l_k",
-    _attention_plateaus,
-    ("lambda = (1, 0.6, 0.3), N = 5, H = 3", "alpha = 1e-2, 1e-3, 1e-4"),
+    "Attention: GF plateaus sit at ℓ_k and heads learn principal components in decreasing λ",
+    where=spec("§4 (linear transformer), spec §4c"),
+    assume=("λ = (1, 0.6, 0.3), N = 5, H = 3", "α = 1e-2, 1e-3, 1e-4"),
+    check=check("_attention_plateaus"),
 )
-claim(
+PAPER.claim(
     "attention.jump_bound",
-    "§4, eq. 7 (form from [C]), spec §4c",
-    "7",
-    "Attention: measured jump times satisfy eq. 7, tau_k >= tau_{k-1} + sqrt(3)/(eta N lambda_k² max ||theta_i||)",
-    "tau_k - tau_{k-1} >= sqrt(3) / (eta N lambda_k^2 max_{i in D} ||theta_i(tau_{k-1})||)",
-    _attention_bound,
-    ("dormant heads: norm < 0.1 at the previous jump",),
+    "Attention: measured jump times satisfy eq. 7, τ_k − τ_{k−1} ≥ √3/(ηNλ_k² max_{i∈D} ‖θᵢ(τ_{k−1})‖)",
+    where=spec("§4, eq. 7 (form from [C]), spec §4c"),
+    eq="7",
+    assume=("dormant heads: norm < 0.1 at the previous jump",),
+    check=check("_attention_bound"),
 )
-claim(
+PAPER.claim(
     "modular.fourier_form",
-    "§5 (modular addition), spec §4d",
-    "",
-    "Modular addition: U = (2/p³) Re sum_k u^[k] v^[k] conj(w^[k]) |x^[k]|² conj(x^[k]) for a mean-centred template",
-    "U = (2/p^3) sum_k u^ v^ conj(w^) |x^|^2 conj(x^)",
-    _fourier_form,
+    "Modular addition: U = (2/p³) Re Σ_k û_k v̂_k conj(ŵ_k) |x̂_k|² conj(x̂_k) for a mean-centred template",
+    where=spec("§5 (modular addition), spec §4d"),
+    check=check("_fourier_form"),
 )
-claim(
+PAPER.claim(
     "modular.theorem5_1",
-    "Theorem 5.1, spec §4d, §5D",
-    "",
-    "Theorem 5.1 (checked numerically): utility maximizers are cosines at k*, phi_w = phi_u + phi_v − arg x^[k*], "
-    "U* = ½(2/(3p))^{3/2}|x^[k*]|³",
-    "U* = 1/2 (2/(3p))^(3/2) |x^[k*]|^3",
-    _theorem51,
-    ("p = 13, random mean-centred template",),
+    "Theorem 5.1 (checked numerically): utility maximizers are cosines at k*, φ_w = φ_u + φ_v − arg x̂[k*], "
+    "U* = ½(2/(3p))^{3/2}|x̂[k*]|³",
+    where=spec("Theorem 5.1, spec §4d, §5D"),
+    assume=("p = 13, random mean-centred template",),
+    check=check("_theorem51"),
 )

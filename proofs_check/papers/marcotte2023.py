@@ -1,10 +1,38 @@
-"""Conservation laws after Marcotte, Gribonval & Peyré 2023 (NeurIPS): completeness for every registered model
-and the r(r+1)/2 count for two-layer linear networks (claims built by ``proofs_check.conservation_claims``)."""
+"""Conservation laws after Marcotte, Gribonval & Peyré 2023 (NeurIPS; arXiv 2307.00144), tooling-notes §2: the
+completeness of the polynomial laws of every built-in model, and the r(r+1)/2 count for two-layer linear networks
+(checks in ``proofs_check.conservation_claims``)."""
 
 from __future__ import annotations
 
-from proofs_check.claims import register
-from proofs_check.conservation_claims import claims
+from derivations import models
+from proofs_check.conservation_claims import DEGREE, LINEAR_CASES, WIDTH, completeness, linear_count
+from proofs_check.paper import Paper
 
-for _claim in claims():
-    register(_claim)
+PAPER = Paper(
+    "marcotte2023",
+    "Abide by the law and follow the flow: conservation laws for gradient flows",
+    ("Sibylle Marcotte", "Rémi Gribonval", "Gabriel Peyré"),
+    "NeurIPS",
+    2023,
+    url="https://arxiv.org/abs/2307.00144",
+)
+WHERE = "number of laws D − dim Lie(W)(θ) and polynomial laws (tooling-notes §2)"
+
+for _name in models.BUILTIN:
+    PAPER.claim(
+        f"completeness.{_name}",
+        f"The conservation laws of {_name} are complete at width p = {WIDTH}: the independent polynomial laws of "
+        f"degree ≤ {DEGREE} for every loss are as many as D − dim Lie(W)(θ)",
+        where=WHERE,
+        assume=(f"width p = {WIDTH}", "laws for every loss ℓ(φ(θ)); fields P∇φⱼ with P the learning rates"),
+        check=lambda name=_name: completeness(models.get(name))(),
+    )
+for _d, _r, _c in LINEAR_CASES:
+    PAPER.claim(
+        f"linear.d{_d}_r{_r}_c{_c}",
+        f"φ = U₁U₂ with (d, r, c) = ({_d}, {_r}, {_c}) has r(r+1)/2 = {_r * (_r + 1) // 2} independent conservation "
+        "laws, the entries of U₁ᵀU₁ − U₂U₂ᵀ",
+        where="two-layer linear networks: the laws U₁ᵀU₁ − U₂U₂ᵀ are complete (tooling-notes §2)",
+        assume=("generic θ", "every loss ℓ(U₁U₂)"),
+        check=linear_count(_d, _r, _c),
+    )

@@ -1,36 +1,33 @@
 """Claims of Nam et al. 2025 on matrix-valued linear networks: App. C.3 (eqs 36–56), §6 (NTKs, kernel distance,
 Fig. 6a) and §7 (one ODE behind every model). Spec ``shared/spec/models-nam2025.md`` §1, §3, §6, §7, §8.
 
-Nothing is registered on import: ``claims()`` builds the list (``proofs_check.papers.nam2025`` registers it).
-The results that are Saxe et al.'s or Dominé et al.'s are registered by ``saxe2014`` and ``domine2025``.
+The claims are added to ``proofs_check.papers.nam2025.PAPER``; the results that are Saxe et al.'s or Dominé et
+al.'s are claims of ``saxe2014`` and ``domine2025``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
-import numpy as np
 import sympy as sp
 
 from derivations import models
 from derivations.matrix_flow import aligned_invariance, conserved_matrix_derivative, matrix_gradient_flow, reduce
 from derivations.models.linear_network import linear_network, moment_matrices, weights
 from derivations.unification import ModeRow, unification_rows
-from numerics.lazy_rich import lazy_rich_map
-from proofs_check.checkers import all_of, free_algebra_zero, identities
-from proofs_check.claims import Citation, Claim, Outcome
+from proofs_check.checkers import all_of, deferred, free_algebra_zero, identities
+from proofs_check.claims import Outcome
+from proofs_check.papers.nam2025 import PAPER
 
-PAPER = "nam2025"
 SIZES = ((3, 2, 2), (2, 3, 2), (2, 2, 3))
-
-
-def _cite(section: str, equation: str = "") -> Citation:
-    where = f"{section}, eq. ({equation})" if equation else section
-    return Citation(PAPER, f"Nam et al. 2025, {where}", section, equation)
-
-
-def _claim(cid: str, section: str, equation: str, title: str, statement: object, check, assumptions=()) -> Claim:
-    return Claim(f"{PAPER}.{cid}", _cite(section, equation), statement, check, tuple(assumptions), title)
+TABLE_MODELS = (
+    "linear_model",
+    "diagonal_linear_network",
+    "deep_linear_whitened",
+    "lambda_balanced",
+    "two_layer_scalar",
+)
 
 
 # ---------------------------------------------------------------- App. C.3: flow and conservation
@@ -182,6 +179,10 @@ def _row_check(row: ModeRow) -> Callable[[], Outcome]:
 
 # ---------------------------------------------------------------- Fig. 6a: the lazy/rich map
 def _lazy_rich() -> Outcome:
+    import numpy as np
+
+    from numerics.lazy_rich import lazy_rich_map
+
     lambdas = np.array([-9.0, -6.0, -3.0, 0.0, 3.0, 6.0, 9.0])
     scales = np.array([1.0, 2.0, 5.0, 10.0, 20.0])
     data = lazy_rich_map(lambdas, scales)
@@ -219,117 +220,101 @@ def _lazy_rich() -> Outcome:
     return Outcome.numeric("GD on the full matrices (4000 steps, lr 0.01) and the aligned closed form", detail)
 
 
-def claims() -> list[Claim]:
-    """The matrix-network claims of Nam et al. 2025 (``nam2025.appC3.*``, ``sec6.*``, ``sec7.table.*``, ``fig6a.*``)."""
-    out = [
-        _claim(
-            "appC3.eq36-45.flow",
-            "App. C.3",
-            "36–45",
-            "Matrix form, general sizes: the flow derived from the loss is Ẇ1 = M W2ᵀ, Ẇ2 = W1ᵀ M, M = Σxy − Σxx W1 W2",
-            sp.Eq(sp.Symbol(r"\dot W_1"), sp.Symbol("M") * sp.Symbol("W_2^T")),
-            free_algebra_zero(_matrix_flow_residuals, "gradient of the trace form of the loss, Sigma_xx symmetric"),
-            ("f(x) = W2^T W1^T x", "L = 1/2 E|y - f(x)|^2"),
-        ),
-        _claim(
-            "appC3.eq36-45.entrywise",
-            "App. C.3",
-            "36–45",
-            "Entrywise at (d, c, p) = (3, 2, 2), (2, 3, 2), (2, 2, 3): the derived field is M W2ᵀ, W1ᵀ M and the loss "
-            "is the trace form",
-            "W1' = M W2^T entrywise",
-            identities(_entrywise_flow_residuals()),
-        ),
-        _claim(
-            "appC3.conserved",
-            "App. C.3",
-            "45",
-            "W1ᵀW1 − W2W2ᵀ (p × p) is conserved: matrix form for general sizes",
-            sp.Eq(sp.Derivative(sp.Symbol("W_1^T W_1 - W_2 W_2^T"), sp.Symbol("t")), 0),
-            free_algebra_zero(lambda: {"d/dt C": conserved_matrix_derivative()}, "d/dt (W1^T W1 - W2 W2^T) = 0"),
-        ),
-        _claim(
-            "appC3.conserved.entrywise",
-            "App. C.3",
-            "45",
-            "W1ᵀW1 − W2W2ᵀ is conserved entrywise at (d, c, p) = (3, 2, 2), (2, 3, 2), (2, 2, 3)",
-            "d/dt (W1^T W1 - W2 W2^T)_ij = 0",
-            identities(_entrywise_conserved()),
-        ),
-        _claim(
-            "appC3.eq49-53.invariance",
-            "App. C.3",
-            "49–53",
-            "Σxx = I, Σxy = U P Vᵀ: the set W1 = U X R, W2 = Rᵀ Y Vᵀ is invariant and Ẋ = (P − XY)Yᵀ, Ẏ = Xᵀ(P − XY)",
-            sp.Eq(sp.Symbol(r"\dot X"), sp.Symbol("(P - X Y) Y^T")),
-            free_algebra_zero(aligned_invariance, "U^T U = V^T V = R R^T = I, P symmetric"),
-        ),
-        _claim(
-            "appC3.eq49-53.modes",
-            "App. C.3",
-            "49–54",
-            "At d = 3, p = c = 2 with exact rational frames, the full network's derived field on the aligned set is "
-            "U diag(ȧ) R, Rᵀ diag(ḃ) Vᵀ with ȧ, ḃ the derived mode field of deep_linear_whitened",
-            "W1' = U diag(b_i (rho_i - a_i b_i)) R",
-            identities(_aligned_entrywise()),
-            ("frames by the Cayley transform of rational skew matrices",),
-        ),
-        _claim(
-            "appC3.eq56",
-            "App. C.3",
-            "56",
-            "On the aligned set with X = Y = diag(α_i): W1W2 = Σ α_i² u_i v_iᵀ and α_i² = u_iᵀ W1W2 v_i",
-            sp.Eq(sp.Symbol("W_1 W_2"), sp.Symbol(r"\sum_i \alpha_i^2 u_i v_i^T")),
-            free_algebra_zero(_product_residuals, "alpha_i^2 = u_i^T W1 W2 v_i (the consistent reading of eq 56)"),
-        ),
-        _claim(
-            "sec6.ntk_table",
-            "§6 (spec §6 table)",
-            "",
-            "NTKs: linear model xᵀx'; diagonal net Σ(a_i² + b_i²) x_i x_i'; LNN (xᵀW1W1ᵀx') I_c + (xᵀx') W2ᵀW2",
-            "K_LNN = (x^T W1 W1^T x') I_c + (x^T x') W2^T W2",
-            identities(_ntk_table_residuals()),
-            ("LNN at d = 3, c = 2, p = 2 explicitly",),
-        ),
-        _claim(
-            "sec6.ntk_gram",
-            "§6 (spec §6)",
-            "",
-            "On data X (d × N) the cN × cN Gram matrix is I_c ⊗ XᵀW1ᵀW1X + W2W2ᵀ ⊗ XᵀX (code orientation)",
-            "Gram = kron(I_c, X^T W1^T W1 X) + kron(W2 W2^T, X^T X)",
-            identities(_gram_residuals()),
-            ("d = c = p = N = 2 with symbolic data",),
-        ),
-        _claim(
-            "sec6.kernel_distance_scalar",
-            "§6 (spec §6)",
-            "",
-            "For the scalar network K_t ∝ x x' only rescales: the kernel distance S(t) ≡ 0",
-            sp.Eq(sp.Symbol("S(t)"), 0),
-            identities(_kernel_distance_scalar()),
-            ("Sigma(t) > 0",),
-        ),
-        _claim(
-            "fig6a.lazy_rich_map",
-            "§6, Fig. 6a (spec §8)",
-            "",
-            "Lazy/rich map: the final kernel distance falls as |λ| grows (GD and aligned closed form); random "
-            "frames about double it at λ ≈ 0 and large weight-to-target ratio",
-            "kernel distance(lambda, ratio)",
-            _lazy_rich,
-            ("d = p = c = 2, N = 10 whitened random regression, lambda-balanced init with rho0 = 1, time 40",),
-        ),
-    ]
-    for row in unification_rows():
-        out.append(
-            _claim(
-                f"sec7.table.{row.model}",
-                "§7 (spec §7 table)",
-                "",
-                f"{row.model}: the mode {row.mode} obeys the one ODE (imbalance {row.imbalance}), from its closed form",
-                row.equation,
-                _row_check(row),
-                ("sqrt(l^2 + 4 s^2) = R >= 0, R a sum of squares",),
-            )
-        )
-    return out
+PAPER.symbol("s", "s")  # the mode of spec §7's table
+
+
+@cache
+def _row(model: str) -> ModeRow:
+    return {row.model: row for row in unification_rows()}[model]
+
+
+PAPER.claim(
+    "appC3.eq36-45.flow",
+    "Matrix form, general sizes: the flow derived from the loss is Ẇ₁ = M W₂ᵀ, Ẇ₂ = W₁ᵀ M, M = Σxy − Σxx W₁ W₂",
+    where="App. C.3",
+    eq="36–45",
+    assume=("f(x) = W₂ᵀW₁ᵀx", "L = ½ E|y − f(x)|²"),
+    check=free_algebra_zero(_matrix_flow_residuals, "gradient of the trace form of the loss, Sigma_xx symmetric"),
+)
+PAPER.claim(
+    "appC3.eq36-45.entrywise",
+    "Entrywise at (d, c, p) = (3, 2, 2), (2, 3, 2), (2, 2, 3): the derived field is M W₂ᵀ, W₁ᵀ M and the loss is the "
+    "trace form",
+    where="App. C.3",
+    eq="36–45",
+    check=deferred(lambda: identities(_entrywise_flow_residuals())),
+)
+PAPER.claim(
+    "appC3.conserved",
+    "W₁ᵀW₁ − W₂W₂ᵀ (p × p) is conserved: matrix form for general sizes",
+    where="App. C.3",
+    eq="45",
+    check=free_algebra_zero(lambda: {"d/dt C": conserved_matrix_derivative()}, "d/dt (W1^T W1 - W2 W2^T) = 0"),
+)
+PAPER.claim(
+    "appC3.conserved.entrywise",
+    "W₁ᵀW₁ − W₂W₂ᵀ is conserved entrywise at (d, c, p) = (3, 2, 2), (2, 3, 2), (2, 2, 3)",
+    where="App. C.3",
+    eq="45",
+    check=deferred(lambda: identities(_entrywise_conserved())),
+)
+PAPER.claim(
+    "appC3.eq49-53.invariance",
+    "Σxx = I, Σxy = U P Vᵀ: the set W₁ = U X R, W₂ = Rᵀ Y Vᵀ is invariant and Ẋ = (P − XY)Yᵀ, Ẏ = Xᵀ(P − XY)",
+    where="App. C.3",
+    eq="49–53",
+    check=free_algebra_zero(aligned_invariance, "U^T U = V^T V = R R^T = I, P symmetric"),
+)
+PAPER.claim(
+    "appC3.eq49-53.modes",
+    "At d = 3, p = c = 2 with exact rational frames, the full network's derived field on the aligned set is "
+    "U diag(ȧ) R, Rᵀ diag(ḃ) Vᵀ with ȧ, ḃ the derived mode field of deep_linear_whitened",
+    where="App. C.3",
+    eq="49–54",
+    assume=("frames by the Cayley transform of rational skew matrices",),
+    check=deferred(lambda: identities(_aligned_entrywise())),
+)
+PAPER.claim(
+    "appC3.eq56",
+    "On the aligned set with X = Y = diag(αᵢ): W₁W₂ = Σ αᵢ² uᵢvᵢᵀ and αᵢ² = uᵢᵀ W₁W₂ vᵢ",
+    where="App. C.3",
+    eq="56",
+    check=free_algebra_zero(_product_residuals, "alpha_i^2 = u_i^T W1 W2 v_i (the consistent reading of eq 56)"),
+)
+PAPER.claim(
+    "sec6.ntk_table",
+    "NTKs: linear model xᵀx'; diagonal net Σ(aᵢ² + bᵢ²) xᵢ xᵢ'; LNN (xᵀW₁W₁ᵀx') I_c + (xᵀx') W₂ᵀW₂",
+    where="§6 (spec §6 table)",
+    assume=("LNN at d = 3, c = 2, p = 2 explicitly",),
+    check=deferred(lambda: identities(_ntk_table_residuals())),
+)
+PAPER.claim(
+    "sec6.ntk_gram",
+    "On data X (d × N) the cN × cN Gram matrix is I_c ⊗ XᵀW₁ᵀW₁X + W₂W₂ᵀ ⊗ XᵀX (code orientation)",
+    where="§6 (spec §6)",
+    assume=("d = c = p = N = 2 with symbolic data",),
+    check=deferred(lambda: identities(_gram_residuals())),
+)
+PAPER.claim(
+    "sec6.kernel_distance_scalar",
+    "For the scalar network K_t ∝ x x' only rescales: the kernel distance S(t) ≡ 0",
+    where="§6 (spec §6)",
+    assume=("Σ(t) > 0",),
+    check=deferred(lambda: identities(_kernel_distance_scalar())),
+)
+PAPER.claim(
+    "fig6a.lazy_rich_map",
+    "Lazy/rich map: the final kernel distance falls as |λ| grows (GD and aligned closed form); random frames about "
+    "double it at λ ≈ 0 and large weight-to-target ratio",
+    where="§6, Fig. 6a (spec §8)",
+    assume=("d = p = c = 2, N = 10 whitened random regression, λ-balanced init with ρ0 = 1, time 40",),
+    check=_lazy_rich,
+)
+for _model in TABLE_MODELS:
+    PAPER.claim(
+        f"sec7.table.{_model}",
+        lambda model=_model: _row(model).equation,
+        where="§7 (spec §7 table)",
+        assume=("√(ℓ² + 4s²) = R ≥ 0, R a sum of squares",),
+        check=lambda model=_model: _row_check(_row(model))(),
+    )

@@ -1,8 +1,8 @@
 """Phase-diagram claims of Xu & Ziyin 2025 (spec ``models-xu-ziyin2025.md`` §4.1-4.3, §4.5, §8).
 
 The paper's body is not available: the statements below are the spec's reconstruction, and the paper's own
-equation numbers for them are unknown, so each citation names the spec section only. :func:`claims` builds the
-claims without registering them (the paper module ``xu_ziyin2025`` does). The exact claims are the steps of
+equation numbers for them are unknown, so each citation names the spec section only. The claims are added to
+``proofs_check.papers.xu_ziyin2025.PAPER``. The exact claims are the steps of
 ``derivations.scaling.DERIVATION`` plus an identity with the spec's printed form; the §4.3 table rows are
 supported by width fits of the exact solution (``numerics.phase``) and refuted if a fit misses by more than
 ``numerics.phase.TOLERANCE``.
@@ -13,24 +13,23 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-import numpy as np
 import sympy as sp
 
-from derivations import scaling
-from derivations.scaling import C_D, C_ETA_U, C_ETA_W, C_GAMMA, C_U, C_W
-from numerics.phase import PARAMETRIZATIONS, QUANTITIES, TABLE_SEEDS, TABLE_WIDTHS, TOLERANCE, phase, width_sweep
 from proofs_check.checkers import all_of, derivation_steps, identities
-from proofs_check.claims import Citation, Claim, Outcome
+from proofs_check.claims import Outcome
+from proofs_check.papers.xu_ziyin2025 import PAPER, spec
 
-__all__ = ["claims"]
-
-PAPER = "xu_ziyin2025"
 NO_EQUATION = "the paper's equation number is unknown (body text unavailable)"
 
+# the exponent symbols of derivations.scaling (equal by name and assumptions; that module derives on import)
+C_D, C_U, C_W, C_GAMMA, C_ETA_U, C_ETA_W = sp.symbols("c_d c_u c_w c_gamma c_eta_u c_eta_w", real=True)
+_t = sp.Symbol("vartheta", real=True)
+for _symbol in (C_D, C_U, C_W, C_GAMMA, C_ETA_U, C_ETA_W, _t):
+    PAPER.symbol(_symbol.name)
+e_B = PAPER.symbol("e_B", "e_B", real=True)
 # the spec's printed forms (§4.1, §4.2, §8)
 E_B_PRINTED = -C_GAMMA - C_D - (C_U + C_W) / 2 - sp.Abs(C_ETA_W - C_ETA_U + C_U - C_W) / 2
 BOUNDARY_PRINTED = sp.Eq(C_GAMMA + C_D + sp.Max(C_ETA_W + C_U, C_ETA_U + C_W), (C_ETA_U + C_ETA_W) / 2)
-_t = scaling.vartheta
 ABC_VARIANCE_MAP = {C_U: C_U + 2 * _t, C_W: C_W + 2 * _t, C_GAMMA: C_GAMMA - 2 * _t}
 ABC_VARIANCE_MAP |= {C_ETA_U: C_ETA_U + 2 * _t, C_ETA_W: C_ETA_W + 2 * _t}
 
@@ -46,16 +45,25 @@ LIMIT_TOLERANCE = 0.01
 """Largest accepted |median ΔK/K at the largest width − the table's Θ(1) limit|."""
 
 
-def _claim(cid: str, section: str, title: str, statement: object, check: Callable[[], Outcome], *assumptions: str):
-    citation = Citation(PAPER, f"Xu & Ziyin 2025 (spec {section}; reconstructed)", section, "")
-    return Claim(f"{PAPER}.phase.{cid}", citation, statement, check, (*assumptions, NO_EQUATION), title)
-
-
 def _table_row(key: str) -> Callable[[], Outcome]:
     """e_B and phase as in the table, fitted exponents within TOLERANCE, Θ(1) limit within LIMIT_TOLERANCE."""
 
     def check() -> Outcome:
-        p = PARAMETRIZATIONS[key]
+        import importlib
+
+        import numpy as np
+
+        from derivations import scaling
+
+        phases = importlib.import_module("numerics.phase")  # the module (numerics.phase is also a function)
+
+        p, phase, width_sweep = phases.PARAMETRIZATIONS[key], phases.phase, phases.width_sweep
+        TABLE_WIDTHS, TABLE_SEEDS, QUANTITIES, TOLERANCE = (  # read at run time: tests patch them
+            phases.TABLE_WIDTHS,
+            phases.TABLE_SEEDS,
+            phases.QUANTITIES,
+            phases.TOLERANCE,
+        )
         e_b, regime, limit = TABLE[key]
         method = f"closed-form width sweep, d = {TABLE_WIDTHS}, {len(TABLE_SEEDS)} inits, log-log fit of medians"
         wrong = {}
@@ -82,69 +90,93 @@ def _table_row(key: str) -> Callable[[], Outcome]:
     return check
 
 
-def claims() -> list[Claim]:
-    """The phase-diagram claims (not registered); checking all of them takes about 15 s."""
-    der = scaling.DERIVATION
-    out = [
-        _claim(
-            "e_B",
-            "§4.1",
-            "B ∝ κ^{e_B}, e_B = −c_γ − c_d − (c_u + c_w)/2 − |c_ηw − c_ηu + c_u − c_w|/2",
-            sp.Eq(sp.Symbol("e_B"), E_B_PRINTED),
-            all_of(derivation_steps(der, ["4.1.lln", "4.1.exponent", "4.1"]), identities([scaling.E_B - E_B_PRINTED])),
-            "variance convention: Var u_i(0) ∝ κ^{c_u}, Var w_i(0) ∝ κ^{c_w}",
-            "law of large numbers: P, Q = d (η_w σ_u² + η_u σ_w²)(1 + O(d^{-1/2}))",
-        ),
-        _claim(
-            "boundary",
-            "§4.2",
-            "Phase boundary e_B = 0 ⇔ c_γ + c_d + max(c_ηw + c_u, c_ηu + c_w) = (c_ηu + c_ηw)/2",
-            BOUNDARY_PRINTED,
-            all_of(
-                derivation_steps(der, ["4.2.boundary"]),
-                identities(
-                    [
-                        scaling.PHASE_BOUNDARY.lhs - BOUNDARY_PRINTED.lhs,
-                        scaling.PHASE_BOUNDARY.rhs - BOUNDARY_PRINTED.rhs,
-                    ]
-                ),
-            ),
-            "e_B equals rhs − lhs identically, so the sign of e_B also tells the side of the boundary",
-        ),
-        _claim(
-            "abc_exponents",
-            "§4.5, §8",
-            "e_B is invariant under the exponent-level abc-map c_u, c_w → +ϑ, c_γ → −2ϑ, c_η → +2ϑ",
-            sp.Eq(scaling.E_B.xreplace(ABC_VARIANCE_MAP), scaling.E_B, evaluate=False),
-            all_of(
-                derivation_steps(der, ["4.5.abc", "8.abc"]),
-                identities([scaling.ABC_MAP[c] - image for c, image in ABC_VARIANCE_MAP.items()]),
-            ),
-            "§8's c_u, c_w are exponents of the weight scale (standard deviation); on the variance exponents of "
-            "§4.1 the map is c_u, c_w → +2ϑ (u → κ^ϑ u scales Var u by κ^{2ϑ}), which is what is proved",
-            "read literally on variance exponents (+ϑ) the map shifts e_B by +ϑ (derivation step 8.abc)",
-        ),
-        _claim(
-            "balanced",
-            "§4.1",
-            "B is largest at balanced learning rates η_u σ_w² = η_w σ_u² (only η_u/η_w matters)",
-            sp.Eq(scaling.eta_u * scaling.var_w, scaling.eta_w * scaling.var_u),
-            derivation_steps(der, ["4.1.ratio", "4.1.balanced", "4.1.balanced.exact"]),
-            "law of large numbers for P, Q; also exactly at finite width with σ² replaced by |u_0|²/d, |w_0|²/d",
-        ),
-    ]
-    for key, p in PARAMETRIZATIONS.items():
+def _derivation():
+    from derivations.scaling import DERIVATION
+
+    return DERIVATION
+
+
+def _scaling(name: str) -> sp.Basic:
+    from derivations import scaling
+
+    return getattr(scaling, name)
+
+
+def _row_statement(key: str) -> Callable[[], str]:
+    def statement() -> str:
+        from numerics.phase import PARAMETRIZATIONS, QUANTITIES
+
+        p = PARAMETRIZATIONS[key]
         e_b, regime, _ = TABLE[key]
         predicted = ", ".join(f"{q} ∝ d^{p.predicted[q]}" for q in QUANTITIES)
-        out.append(
-            _claim(
-                f"table.{key}",
-                "§4.3",
-                f"{p.label}: e_B = {e_b}, {regime}; {predicted}",
-                f"{p.label}: {predicted}",
-                _table_row(key),
-                "κ = d, η_u = η_w = 1, a = b = 1; Θ(1) read as exponent 0",
-                "ΔK/K measured as the median of |K_∞/K_0 − 1| over initializations at t → ∞",
-            )
-        )
-    return out
+        return f"{p.label}: e_B = {e_b}, {regime}; {predicted}"
+
+    return statement
+
+
+PAPER.claim(
+    "phase.e_B",
+    sp.Eq(e_B, E_B_PRINTED),
+    where=spec("§4.1"),
+    assume=(
+        "variance convention: Var uᵢ(0) ∝ κ^{c_u}, Var wᵢ(0) ∝ κ^{c_w}",
+        "law of large numbers: P, Q = d (η_w σ_u² + η_u σ_w²)(1 + O(d^{−1/2}))",
+        NO_EQUATION,
+    ),
+    check=lambda: all_of(
+        derivation_steps(_derivation(), ["4.1.lln", "4.1.exponent", "4.1"]),
+        identities([_scaling("E_B") - E_B_PRINTED]),
+    )(),
+)
+PAPER.claim(
+    "phase.boundary",
+    BOUNDARY_PRINTED,
+    where=spec("§4.2"),
+    assume=("e_B equals rhs − lhs identically, so the sign of e_B also tells the side of the boundary", NO_EQUATION),
+    check=lambda: all_of(
+        derivation_steps(_derivation(), ["4.2.boundary"]),
+        identities(
+            [
+                _scaling("PHASE_BOUNDARY").lhs - BOUNDARY_PRINTED.lhs,
+                _scaling("PHASE_BOUNDARY").rhs - BOUNDARY_PRINTED.rhs,
+            ]
+        ),
+    )(),
+)
+PAPER.claim(
+    "phase.abc_exponents",
+    "e_B is invariant under the exponent-level abc-map c_u, c_w → +2ϑ, c_γ → −2ϑ, c_η → +2ϑ",
+    where=spec("§4.5, §8"),
+    assume=(
+        "§8's c_u, c_w are exponents of the weight scale (standard deviation); on the variance exponents of §4.1 the "
+        "map is c_u, c_w → +2ϑ (u → κ^ϑ u scales Var u by κ^{2ϑ}), which is what is proved",
+        "read literally on variance exponents (+ϑ) the map shifts e_B by +ϑ (derivation step 8.abc)",
+        NO_EQUATION,
+    ),
+    check=lambda: all_of(
+        derivation_steps(_derivation(), ["4.5.abc", "8.abc"]),
+        identities([_scaling("ABC_MAP")[c] - image for c, image in ABC_VARIANCE_MAP.items()]),
+    )(),
+)
+PAPER.claim(
+    "phase.balanced",
+    "B is largest at balanced learning rates η_u σ_w² = η_w σ_u² (only η_u/η_w matters)",
+    where=spec("§4.1"),
+    assume=(
+        "law of large numbers for P, Q; also exactly at finite width with σ² replaced by |u₀|²/d, |w₀|²/d",
+        NO_EQUATION,
+    ),
+    check=lambda: derivation_steps(_derivation(), ["4.1.ratio", "4.1.balanced", "4.1.balanced.exact"])(),
+)
+for _key in TABLE:
+    PAPER.claim(
+        f"phase.table.{_key}",
+        _row_statement(_key),
+        where=spec("§4.3"),
+        assume=(
+            "κ = d, η_u = η_w = 1, a = b = 1; Θ(1) read as exponent 0",
+            "ΔK/K measured as the median of |K_∞/K_0 − 1| over initializations at t → ∞",
+            NO_EQUATION,
+        ),
+        check=_table_row(_key),
+    )

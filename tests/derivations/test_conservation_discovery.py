@@ -81,6 +81,39 @@ def test_larger_linear_networks(dims, expected) -> None:
     assert len(conservation.laws_for_reparametrization(phi, variables, 2)) == expected
 
 
+# ---------------------------------------------------------------- counts at growing widths, against the formulas
+# Expected counts from the theory, typed here: one output gives one field, a one-dimensional Lie algebra, so
+# D - 1 laws; the diagonal network has one law a_i^2 - b_i^2 per mode; the two-layer linear network of hidden
+# width r has r(r+1)/2 (Marcotte et al. 2023) while r <= d + c (the stacked weights then have full rank r).
+WIDTHS = {
+    "two_layer_scalar": ((1, 3, 6, 12), lambda p: 2 * p - 1),
+    "uv_model": ((1, 3, 6, 12), lambda p: 2 * p - 1),
+    "diagonal_linear_network": ((1, 3, 6, 12), lambda p: p),
+    "linear_network": ((1, 2, 3, 4, 5), lambda r: r * (r + 1) // 2),
+}
+
+
+@pytest.mark.parametrize("name", list(WIDTHS))
+def test_counts_follow_the_formulas_as_the_width_grows(name) -> None:
+    widths, formula = WIDTHS[name]
+    assert [conservation.count_conservation_laws(name, p) for p in widths] == [formula(p) for p in widths]
+
+
+def test_wrong_formula_is_refuted() -> None:
+    """The count tells r(r+1)/2 from the D - 1 of a single field at the same size."""
+    counted = conservation.count_conservation_laws("linear_network", 4)
+    assert counted == 10 != len(models.get("linear_network").instance(4).variables) - 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "p", "expected"), [("two_layer_scalar", 24, 47), ("two_layer_scalar", 48, 95), ("uv_model", 48, 95)]
+)
+def test_counts_at_d_96(name, p, expected) -> None:
+    """D = 48 and 96 (issue 14: 158 s at D = 96 while the coefficients were factored; now well under a second)."""
+    assert conservation.count_conservation_laws(name, p) == expected
+
+
 # ---------------------------------------------------------------- registered models
 def test_reparametrization_is_the_input_coefficients() -> None:
     a1, a2, b1, b2 = unit("a", 1), unit("a", 2), unit("b", 1), unit("b", 2)
@@ -188,21 +221,29 @@ def test_unsupported_model_is_reported_not_crashed(monkeypatch) -> None:
         conservation.reparametrization(NON_POLYNOMIAL.instance(2))
     (row,) = conservation.conservation_table([NON_POLYNOMIAL])
     assert row["counted"] is None and "not polynomial" in row["note"]
+    outcome = conservation_claims.completeness(NON_POLYNOMIAL)()
+    assert outcome.status is Status.ERROR and "not polynomial" in outcome.detail
     registry = {"exp_network": NON_POLYNOMIAL, "two_layer_scalar": models.get("two_layer_scalar")}
     monkeypatch.setattr(models, "names", lambda: list(registry))
     monkeypatch.setattr(models, "get", registry.__getitem__)
-    ids = [claim.id for claim in conservation_claims.claims()]
-    assert "marcotte2023.completeness.two_layer_scalar" in ids
-    assert not any("exp_network" in i for i in ids)
+    assert list(conservation_claims.skipped_models()) == ["exp_network"]
     assert "not polynomial" in conservation_claims.skipped_models()["exp_network"]
 
 
 def test_claims_are_proved() -> None:
-    claims = {claim.id: claim for claim in conservation_claims.claims()}
-    assert len(claims) == len(models.names()) + len(conservation_claims.LINEAR_CASES)
+    from proofs_check.papers import load_papers
+
+    claims = {claim.id: claim for claim in load_papers(["marcotte2023"]).claims()}
+    assert len(claims) == len(models.BUILTIN) + len(conservation_claims.LINEAR_CASES)
     for cid in ("completeness.two_layer_scalar", "completeness.diagonal_linear_network", "linear.d4_r3_c4"):
         outcome = claims[f"marcotte2023.{cid}"].check()
         assert outcome.status is Status.PROVED, outcome
+
+
+def test_a_wrong_count_is_refuted(monkeypatch) -> None:
+    counted = conservation_claims.count_laws_for_reparametrization
+    monkeypatch.setattr(conservation_claims, "count_laws_for_reparametrization", lambda *a: counted(*a) + 1)
+    assert conservation_claims.linear_count(2, 2, 2)().status is Status.REFUTED
 
 
 # ---------------------------------------------------------------- a law of the given loss only

@@ -1,6 +1,7 @@
-"""Independent references for the numerics tests: the spec's closed forms typed in by hand.
+"""Independent references for the numerics tests: the spec's closed forms typed in by hand, and the
+high-precision integration of the derived flow (``reference_flow``).
 
-Nothing here calls ``derivations`` or ``numerics``: these are the formulas of
+Apart from ``reference_flow``, nothing here calls ``derivations`` or ``numerics``: these are the formulas of
 ``/work/shared/spec/models-nam2025.md`` (eqs 9, 10, 72–76 and §2 "general a ≠ b"), written out in NumPy
 (float64) and in mpmath (any precision), so that they can serve as expected values.
 The helpers are exposed through the session-scoped ``spec`` fixture (test modules cannot import each
@@ -14,6 +15,8 @@ from types import SimpleNamespace
 import mpmath
 import numpy as np
 import pytest
+
+from numerics import taylor, trajectory
 
 # --- float64 ----------------------------------------------------------------------------------------------
 
@@ -204,3 +207,23 @@ def spec() -> SimpleNamespace:
         relative_error_np=relative_error_np,
         state_matrix=state_matrix,
     )
+
+
+# --- the high-precision integrator of the derived flow --------------------------------------------------------
+
+# heyoka's MPFR Taylor integrator (optional extra [taylor]) reaches 30 digits ~100-300x faster than
+# mpmath.odefun, so property tests against it can afford many more examples (test modules choose their
+# max_examples by numerics.taylor.available(), at import)
+REFERENCE_METHOD = "taylor" if taylor.available() else "mpmath"
+
+
+@pytest.fixture(scope="session")
+def reference_flow():
+    """``trajectory`` by the high-precision integrator of the derived ODE (default 30 digits): heyoka's Taylor
+    integrator in MPFR precision when heyoka is installed, else ``mpmath.odefun`` (the default reference)."""
+
+    def flow(model: str, t: object, params: dict, init: dict, dps: int = 30) -> dict:
+        return trajectory(model, t, params, init, method=REFERENCE_METHOD, dps=dps)
+
+    flow.method = REFERENCE_METHOD
+    return flow

@@ -1,9 +1,11 @@
-"""High precision: the dps=30 closed form against ``mpmath.odefun`` of the derived flow, and the float64
+"""High precision: the dps=30 closed form against a 30-digit integration of the derived flow, and the float64
 closed form against Theorem 3 evaluated at 100 digits, far into the future and over twelve decades of
 initial scale.
 
-``method="mpmath"`` integrates the derived vector field by Taylor series (independent of the closed form);
-it costs ~1 s per unit pair at t ~ 10, so the default suite uses widths ≤ 4 and a handful of examples.
+The integration of the derived vector field (independent of the closed form) is the ``reference_flow``
+fixture: heyoka's MPFR Taylor integrator when the ``[taylor]`` extra is installed (~10-80 ms per example),
+else ``mpmath.odefun`` (~1 s per unit pair at t ~ 10), where the default suite uses widths ≤ 4 and a handful
+of examples; with heyoka the same time affords ten times as many examples.
 """
 
 from __future__ import annotations
@@ -15,7 +17,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from numerics import trajectory
+from numerics.taylor import available as taylor_available
 
+# max_examples against the reference integrator: (with heyoka, with mpmath only)
+EXAMPLES = 40 if taylor_available() else 3
+EXAMPLES_WIDE = 60 if taylor_available() else 6
 LONG_TIMES = np.array([0.0, 1e-6, 1e-3, 0.1, 1.0, 3.0, 10.0, 30.0, 100.0, 1e3, 1e4, 1e5, 1e6])
 
 
@@ -40,10 +46,10 @@ def scalar_cases(draw: st.DrawFn, max_width: int, sides: tuple[str, ...]) -> tup
     return a0, b0, S
 
 
-def check_mpmath_agreement(a0: np.ndarray, b0: np.ndarray, S: float, t: np.ndarray, spec) -> None:
+def check_integrated_agreement(a0: np.ndarray, b0: np.ndarray, S: float, t: np.ndarray, spec, reference_flow) -> None:
     params, init = {"S": S, "Z": 1.0}, {"a": a0, "b": b0}
     closed = trajectory("two_layer_scalar", t, params, init, dps=30)
-    integrated = trajectory("two_layer_scalar", t, params, init, method="mpmath", dps=30)
+    integrated = reference_flow("two_layer_scalar", t, params, init, dps=30)
     got, ref = as_mpf_matrix(closed, ("a", "b")), as_mpf_matrix(integrated, ("a", "b"))
     assert_all_mpf(got)
     assert_all_mpf(ref)
@@ -51,22 +57,22 @@ def check_mpmath_agreement(a0: np.ndarray, b0: np.ndarray, S: float, t: np.ndarr
     assert spec.relative_error(closed["theta"][:, None], integrated["theta"][:, None]) <= 1e-25
 
 
-@settings(max_examples=3)
+@settings(max_examples=EXAMPLES)
 @given(case=scalar_cases(max_width=4, sides=("above", "below")))
 @example(case=(np.array([0.3, -0.8]), np.array([0.5, 0.4]), 1.5))
-def test_two_layer_scalar_dps30_closed_form_vs_odefun(case, spec) -> None:
+def test_two_layer_scalar_dps30_closed_form_vs_integrated(case, spec, reference_flow) -> None:
     a0, b0, S = case
-    check_mpmath_agreement(a0, b0, S, np.array([0.0, 0.5, 2.0]), spec)
+    check_integrated_agreement(a0, b0, S, np.array([0.0, 0.5, 2.0]), spec, reference_flow)
 
 
 @pytest.mark.slow
-@settings(max_examples=6)
+@settings(max_examples=EXAMPLES_WIDE)
 @given(case=scalar_cases(max_width=16, sides=("above", "below")))
 @example(case=(np.linspace(-1, 1, 16), np.linspace(0.5, -0.7, 16), -0.5))  # width 16, S < S0
 @example(case=(np.linspace(-1, 1, 16) * 0.3, np.cos(np.arange(16.0)) * 0.3, 2.0))  # width 16, S > S0
-def test_two_layer_scalar_dps30_closed_form_vs_odefun_wide(case, spec) -> None:
+def test_two_layer_scalar_dps30_closed_form_vs_integrated_wide(case, spec, reference_flow) -> None:
     a0, b0, S = case
-    check_mpmath_agreement(a0, b0, S, np.array([0.0, 1.0, 4.0]), spec)
+    check_integrated_agreement(a0, b0, S, np.array([0.0, 1.0, 4.0]), spec, reference_flow)
 
 
 def test_diagonal_and_linear_dps30_closed_form_vs_odefun(spec) -> None:

@@ -120,15 +120,17 @@ def test_two_layer_scalar_batch_axis(method) -> None:
     assert r["a"].shape == r["b"].shape == (4, 3, 5)
     assert r["theta"].shape == r["loss"].shape == (4, 3)
     np.testing.assert_array_equal(r["t"], T)
-    # each batch element is the unbatched run (no coupling across the batch axis)
+    # each batch element is the unbatched run (no coupling across the batch axis); DOP853 steps a batch with
+    # the smallest step over its starts, so there the two runs agree to the integrator's accuracy, not to rounding
+    atol = 1e-12 if method == "scipy" else 1e-15
     for j in range(3):
         single = trajectory(
             "two_layer_scalar", T, {"S": 1.0, "Z": 2.0}, {"a": a[j], "b": b[j]}, method=method, **kwargs
         )
         assert single["a"].shape == single["b"].shape == (4, 5)
         assert single["theta"].shape == single["loss"].shape == (4,)
-        np.testing.assert_allclose(r["a"][:, j], single["a"], rtol=1e-13, atol=1e-15)
-        np.testing.assert_allclose(r["theta"][:, j], single["theta"], rtol=1e-13, atol=1e-15)
+        np.testing.assert_allclose(r["a"][:, j], single["a"], rtol=1e-13, atol=atol)
+        np.testing.assert_allclose(r["theta"][:, j], single["theta"], rtol=1e-13, atol=atol)
     # theta and loss are their definitions (spec §5: theta = sum a b / Z, L = (S - theta)^2 / 2)
     np.testing.assert_allclose(r["theta"], np.sum(r["a"] * r["b"], axis=-1) / 2.0, rtol=1e-13)
     np.testing.assert_allclose(r["loss"], 0.5 * (1.0 - r["theta"]) ** 2, rtol=1e-12)

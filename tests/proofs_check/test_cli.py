@@ -1,45 +1,52 @@
-"""The ``python -m proofs_check`` command, on injected registries of toy claims."""
+"""The ``python -m proofs_check`` command: toy registries, a user's FILE.py, output paths, timeouts, pipes."""
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from proofs_check.claims import Citation, Claim, Outcome, Registry
-from proofs_check.cli import main
+from proofs_check import Paper, Registry
+from proofs_check.claims import Outcome
+from proofs_check.cli import build_parser, main
 
 PROVED = Outcome.proved("rational identity")
 NUMERIC = Outcome.numeric("mpmath 30 digits")
 REFUTED = Outcome.refuted("substitution", {"x": "1/2"}, detail="lhs - rhs = 1/4")
-ERRATUM = Outcome.erratum(REFUTED, PROVED, printed="2 x", corrected="x")
 ERROR = Outcome.error("KeyError: 'y'")
-
-
-def returning(outcome: Outcome) -> Callable[[], Outcome]:
-    """A check that returns ``outcome``."""
-    return lambda: outcome
+REPO = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 
 
 def registry_of(*entries: tuple[str, Outcome]) -> Registry:
-    """A registry whose claim ``id`` (paper: the id's first dotted part) returns the given outcome."""
-    registry = Registry()
+    """Papers p1, p2, … whose claim ``<paper>.<name>`` returns the given outcome."""
+    papers: dict[str, Paper] = {}
     for claim_id, outcome in entries:
-        citation = Citation(claim_id.split(".")[0], "Toy et al.")
-        registry.register(Claim(claim_id, citation, "x = x", returning(outcome), title=f"about {claim_id}"))
-    return registry
+        key, name = claim_id.split(".", 1)
+        paper = papers.setdefault(key, Paper(key, f"Paper {key}", ("A. Toy",), "arXiv", 2026))
+        paper.claim(name, f"about {claim_id}", where="§1", check=lambda outcome=outcome: outcome)
+    return Registry(papers.values())
+
+
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The timings cache of each test in a directory of its own (not the user's)."""
+    path = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(path))
+    return path
 
 
 GOOD = registry_of(("p1.a", PROVED), ("p1.b", NUMERIC), ("p2.a", PROVED))
+ONE_JOB = ["--jobs", "1"]
 
 
 def test_all_proved_prints_table_and_summary_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([], registry=GOOD) == 0
+    assert main(ONE_JOB, registry=GOOD) == 0
     out, err = capsys.readouterr()
     lines = out.splitlines()
     assert lines[0].split() == ["claim", "status", "method", "seconds"]
@@ -48,71 +55,32 @@ def test_all_proved_prints_table_and_summary_and_exits_0(capsys: pytest.CaptureF
         ["p1.b", "numerically-supported"],
         ["p2.a", "proved"],
     ]
-    summary = "3 claims: 2 proved, 1 numerically-supported, 0 erratum, 0 refuted, 0 error ("
-    assert lines[-1].startswith(summary)
-    assert "Details" not in out
-    assert err == ""
+    assert lines[-1].startswith("3 claims: 2 proved, 1 numerically-supported, 0 erratum, 0 refuted, 0 error (")
+    # piped: one progress line per claim on stderr
+    assert err.splitlines()[0].startswith("[1/3] p1.a proved (")
 
 
-@pytest.mark.parametrize(
-    ("outcome", "code", "shown"),
-    [
-        (REFUTED, 1, ["p1.x [refuted]", "lhs - rhs = 1/4", "counterexample: x = 1/2"]),
-        (ERROR, 1, ["p1.x [error]", "KeyError: 'y'"]),
-        (ERRATUM, 0, ["p1.x [erratum]", "printed:   2 x", "corrected: x", "counterexample: x = 1/2"]),
-    ],
-)
-def test_exit_code_and_details(
-    capsys: pytest.CaptureFixture[str], outcome: Outcome, code: int, shown: list[str]
-) -> None:
-    registry = registry_of(("p1.a", PROVED), ("p1.x", outcome))
-    assert main([], registry=registry) == code
-    out = capsys.readouterr().out
-    details = out.split("Details:")[1]
-    assert all(text in details for text in shown)
-    assert "p1.a" not in details
-    assert out.splitlines()[-1].startswith("2 claims: 1 proved")
+@pytest.mark.parametrize(("outcome", "code"), [(REFUTED, 1), (ERROR, 1), (NUMERIC, 0)])
+def test_exit_code(capsys: pytest.CaptureFixture[str], outcome: Outcome, code: int) -> None:
+    assert main(ONE_JOB, registry=registry_of(("p1.a", PROVED), ("p1.x", outcome))) == code
 
 
-def test_json_file_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_file_round_trip_with_versions_and_papers(tmp_path: Path) -> None:
     path = tmp_path / "report.json"
-    registry = registry_of(("p1.a", PROVED), ("p1.e", ERRATUM), ("p1.r", REFUTED))
-    assert main(["--json", str(path)], registry=registry) == 1
+    assert main([*ONE_JOB, "--json", str(path)], registry=registry_of(("p1.a", PROVED), ("p1.r", REFUTED))) == 1
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert [c["id"] for c in data["claims"]] == ["p1.a", "p1.e", "p1.r"]
-    assert [c["status"] for c in data["claims"]] == ["proved", "erratum", "refuted"]
-    summary = data["summary"]
-    assert (summary["total"], summary["proved"], summary["erratum"], summary["refuted"]) == (3, 1, 1, 1)
-    assert (summary["numerically-supported"], summary["error"]) == (0, 0)
-    assert data["versions"]["python"] == sys.version.split()[0]
-    assert "3 claims:" in capsys.readouterr().out
+    assert [c["status"] for c in data["claims"]] == ["proved", "refuted"]
+    assert data["papers"][0]["key"] == "p1" and data["papers"][0]["authors"] == ["A. Toy"]
+    assert {"python", "numpy", "scipy", "mpmath", "sympy", "z3-solver"} <= set(data["versions"])
 
 
-def test_json_to_stdout_moves_table_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--json", "-"], registry=GOOD) == 0
-    out, err = capsys.readouterr()
-    assert json.loads(out)["summary"]["total"] == 3
-    assert "p1.b" in err
-    assert err.rstrip().endswith("(0.0 s)")
-
-
-def test_list_shows_ids_and_titles_without_running(capsys: pytest.CaptureFixture[str]) -> None:
+def test_list_shows_ids_without_running(capsys: pytest.CaptureFixture[str]) -> None:
     calls: list[str] = []
-    registry = Registry()
-    registry.register(Claim("p1.a", Citation("p1", "p1"), "s", lambda: calls.append("a"), title="First"))
-    assert main(["--list"], registry=registry) == 0
-    assert capsys.readouterr().out == "p1.a  First\n"
+    paper = Paper("p1", "t", ("A",), "v", 2026)
+    paper.claim("a", "s", where="§1", check=lambda: calls.append("a"))
+    assert main(["--list"], registry=Registry([paper])) == 0
+    assert capsys.readouterr().out == "p1.a  A 2026, §1\n"
     assert calls == []
-
-
-def test_claim_prefix_and_paper_filters(capsys: pytest.CaptureFixture[str]) -> None:
-    registry = registry_of(("p1.a", PROVED), ("p1.bad", REFUTED), ("p2.a", PROVED), ("p2.b", PROVED))
-    assert main(["--claim", "p1.a", "--claim", "p2.b"], registry=registry) == 0
-    assert "2 claims: 2 proved" in capsys.readouterr().out
-    assert main(["--paper", "p2", "--paper", "p2", "--list"], registry=registry) == 0
-    assert capsys.readouterr().out.split() == ["p2.a", "about", "p2.a", "p2.b", "about", "p2.b"]
-    assert main(["--paper", "p1"], registry=registry) == 1
-    assert "2 claims: 1 proved" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -120,52 +88,164 @@ def test_claim_prefix_and_paper_filters(capsys: pytest.CaptureFixture[str]) -> N
     [
         (["--paper", "p3"], "unknown paper 'p3'; known papers: p1, p2"),
         (["--claim", "p1.a", "--claim", "p9"], "no claim id starts with 'p9'"),
-        (["--paper", "p2", "--claim", "p1"], "no claim id starts with 'p1'"),
+        (["--jobs", "0"], "--jobs must be >= 1"),
     ],
 )
 def test_bad_selection_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
     assert main(argv, registry=GOOD) == 2
     out, err = capsys.readouterr()
-    assert out == ""
-    assert message in err
+    assert out == "" and message in err
 
 
-def test_unknown_paper_without_injected_registry_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--paper", "nosuch"]) == 2
-    assert "known papers: nam2025" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("argv", [["--bogus"], ["--list", "--json", "-"], ["--paper"]])
-def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+def test_usage_errors_exit_2_and_name_the_program(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as excinfo:
-        main(argv, registry=GOOD)
+        main(["--bogus"], registry=GOOD)
     assert excinfo.value.code == 2
-    assert "usage: python -m proofs_check" in capsys.readouterr().err
+    assert "usage: " in capsys.readouterr().err
 
 
-def test_module_entry_point_exits_with_main_code() -> None:
-    argv = [sys.executable, "-m", "proofs_check", "--paper", "nosuch"]
-    result = subprocess.run(argv, capture_output=True, text=True, check=False)
-    assert result.returncode == 2
-    assert "unknown paper(s) 'nosuch'" in result.stderr
+def test_help_names_the_console_script(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", ["/usr/bin/proofs-check", "--help"])
+    assert build_parser().format_usage().startswith("usage: proofs-check")
+    monkeypatch.setattr(sys, "argv", ["/x/proofs_check/__main__.py"])
+    assert build_parser().format_usage().startswith("usage: python -m proofs_check")
+
+
+def test_timings_are_kept_for_the_next_run(cache_dir: Path) -> None:
+    assert main(ONE_JOB, registry=GOOD) == 0
+    stored = json.loads((cache_dir / "layerwise-linear-flows" / "claim-seconds.json").read_text())
+    assert set(stored) == {"p1.a", "p1.b", "p2.a"}
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as excinfo:
+        main(["--version"])
+    assert excinfo.value.code == 0
+    assert capsys.readouterr().out.split()[-1]
+
+
+def destinations(tmp_path: Path) -> list[tuple[list[str], str]]:
+    regular = tmp_path / "file.txt"
+    regular.write_text("x")
+    return [
+        (["--json", str(tmp_path)], "is a directory"),
+        (["--json", str(tmp_path / "missing" / "r.json")], "does not exist"),
+        (["--latex", str(regular / "r.tex")], "is a file, not a directory"),
+        (["--pdf", str(tmp_path / "x.txt")], "must end in .pdf"),
+    ]
+
+
+def test_bad_output_paths_exit_2_before_any_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    calls: list[str] = []
+    paper = Paper("p1", "t", ("A",), "v", 2026)
+    paper.claim("a", "s", where="§1", check=lambda: calls.append("a") or PROVED)
+    for argv, message in destinations(tmp_path):
+        assert main([*ONE_JOB, *argv], registry=Registry([paper])) == 2, argv
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1, err
+    assert calls == []
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only file")
+def test_unwritable_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "r.json"
+    target.write_text("")
+    target.chmod(0o444)
+    assert main([*ONE_JOB, "--json", str(target)], registry=GOOD) == 2
+    assert "not writable" in capsys.readouterr().err
 
 
 class FakeTTY(io.StringIO):
-    """A text stream that claims to be a terminal."""
-
     def isatty(self) -> bool:
         return True
 
 
-def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    registry = registry_of(("p1.long-name", PROVED), ("p1.b", PROVED))
-    assert main([], registry=registry) == 0
-    assert capsys.readouterr().err == ""
-
+def test_progress_bar_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     tty = FakeTTY()
     monkeypatch.setattr(sys, "stderr", tty)
-    assert main([], registry=registry) == 0
-    progress = tty.getvalue()
-    assert progress.startswith("\r[1/2] p1.long-name\r[2/2] p1.b")
-    assert progress.endswith("\r" + " " * len("[1/2] p1.long-name") + "\r")
-    assert "[1/2]" not in capsys.readouterr().out
+    assert main(ONE_JOB, registry=GOOD) == 0
+    assert "3/3" in tty.getvalue() and "[1/3] p1.a proved" not in tty.getvalue()
+    assert "3/3" not in capsys.readouterr().out
+
+
+USER_FILE = """
+import sympy as sp
+from proofs_check import Paper
+
+x, y = sp.symbols("x y", real=True)
+paper = Paper("mine2026", "My paper", ("Me Myself",), "arXiv", 2026, notation={"x": "x", "y": "y"})
+paper.claim("square", sp.Eq((x + y) ** 2, x**2 + 2 * x * y + y**2), where="§1")
+paper.claim("amgm", x**2 + y**2 >= 2 * x * y, where="§2")
+paper.claim("wrong", sp.Eq((x - y) ** 2, x**2 + y**2), where="§3")
+paper.claim("misprint", sp.Eq(x * (x + 1), x**2), where="§4", corrected=sp.Eq(x * (x + 1), x**2 + x))
+"""
+
+
+def test_user_file_is_checked_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mine.py"
+    path.write_text(USER_FILE)
+    out = tmp_path / "out.json"
+    tex = tmp_path / "out.tex"
+    assert main([str(path), "--jobs", "2", "--json", str(out), "--latex", str(tex)]) == 1
+    statuses = {c["id"]: c["status"] for c in json.loads(out.read_text())["claims"]}
+    assert statuses == {
+        "mine2026.square": "proved",
+        "mine2026.amgm": "proved",
+        "mine2026.wrong": "refuted",
+        "mine2026.misprint": "erratum",
+    }
+    text = tex.read_text()
+    assert r"\section{My paper}" in text and "mine2026.misprint" in text and r"\emph{Corrected:}" in text
+    capsys.readouterr()
+    assert main(["--from-json", str(out), "--latex", str(tmp_path / "again.tex")]) == 1
+    assert "mine2026.square" in capsys.readouterr().out
+    assert r"\section{My paper}" in (tmp_path / "again.tex").read_text()
+
+
+def test_user_file_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty, broken = tmp_path / "empty.py", tmp_path / "broken.py"
+    empty.write_text("x = 1\n")
+    broken.write_text("raise RuntimeError('boom')\n")
+    assert main([str(empty)]) == 2
+    assert "defines no proofs_check.Paper" in capsys.readouterr().err
+    assert main([str(broken)]) == 2
+    assert "boom" in capsys.readouterr().err
+
+
+def test_list_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    path = tmp_path / "many.py"
+    path.write_text(
+        "import sympy as sp\nfrom proofs_check import Paper, Outcome\npaper = Paper('m', 't', ('A',), 'v', 2026)\n"
+        "for k in range(20000):\n    paper.claim(f'c{k}', 'text', where='§1', check=lambda: Outcome.proved('x'))\n"
+    )
+    command = f"{sys.executable} -m proofs_check {path} --list | head -1"
+    result = subprocess.run(command, shell=True, capture_output=True, text=True, env=ENV, check=False)
+    assert result.stdout.startswith("m.c0 ")
+    assert "BrokenPipeError" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_module_entry_point_exits_with_main_code() -> None:
+    argv = [sys.executable, "-m", "proofs_check", "--paper", "nosuch"]
+    result = subprocess.run(argv, capture_output=True, text=True, check=False, env=ENV)
+    assert result.returncode == 2
+    assert "unknown paper(s) 'nosuch'" in result.stderr
+
+
+def test_the_example_file_outside_the_package(tmp_path: Path) -> None:
+    """``python -m proofs_check examples/your_own_paper.py --json out.json``: the README's example, in a fresh
+    process, with the expected statuses, and its claims in the LaTeX report."""
+    out, tex = tmp_path / "out.json", tmp_path / "out.tex"
+    argv = [sys.executable, "-m", "proofs_check", str(REPO / "examples" / "your_own_paper.py")]
+    argv += ["--json", str(out), "--latex", str(tex), "--jobs", "2"]
+    result = subprocess.run(argv, capture_output=True, text=True, env=ENV, cwd=tmp_path, check=False)
+    assert result.returncode == 1, result.stderr  # one claim is refuted on purpose
+    statuses = {c["id"]: c["status"] for c in json.loads(out.read_text())["claims"]}
+    assert statuses == {
+        "smith2026.balance": "proved",
+        "smith2026.descent": "proved",
+        "smith2026.norm": "refuted",
+        "smith2026.flow": "erratum",
+        "smith2026.converges": "numerically-supported",
+    }
+    text = tex.read_text()
+    assert r"\label{model:chain3}" in text and r"\dot a_i" in text and "smith2026.converges" in text

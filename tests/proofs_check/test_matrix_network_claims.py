@@ -7,8 +7,8 @@ import pytest
 
 from proofs_check.claims import Status
 from proofs_check.cli import main
-from proofs_check.papers import load_papers, nam2025_matrix
-from proofs_check.runner import run_claims
+from proofs_check.papers import load_papers
+from proofs_check.runner import run_check, run_claims
 
 NUMERIC = {"nam2025.fig6a.lazy_rich_map"}
 SLOW = {
@@ -19,8 +19,18 @@ SLOW = {
 }
 
 
+MATRIX_PREFIXES = (
+    "nam2025.appC3.",
+    "nam2025.sec6.ntk_table",
+    "nam2025.sec6.ntk_gram",
+    "nam2025.sec6.kernel",
+    "nam2025.fig6a.",
+    "nam2025.sec7.table.",
+)
+
+
 def test_nam2025_matrix_claims_are_proved_except_the_map() -> None:
-    claims = nam2025_matrix.claims()
+    claims = [c for c in load_papers(["nam2025"]).claims("nam2025") if c.id.startswith(MATRIX_PREFIXES)]
     ids = [c.id for c in claims]
     assert len(ids) == len(set(ids)) == 16
     assert {f"nam2025.sec7.table.{m}" for m in ("linear_model", "two_layer_scalar", "lambda_balanced")} <= set(ids)
@@ -47,7 +57,7 @@ def test_exact_claims_of_saxe_and_domine_are_proved(registry, paper) -> None:
 
 def test_uncertain_form_of_theorem2_is_labelled(registry) -> None:
     (claim,) = [c for c in registry.claims("domine2025") if c.id == "domine2025.theorem2.transition"]
-    assert "uncertain" in claim.title
+    assert "uncertain" in claim.statement
 
 
 @pytest.mark.slow
@@ -62,3 +72,25 @@ def test_cli_lists_the_new_papers(capsys) -> None:
     assert main(["--list", "--paper", "saxe2014", "--paper", "domine2025"]) == 0
     out = capsys.readouterr().out
     assert "saxe2014.eq12" in out and "domine2025.theorem2.limit_zero" in out
+
+
+def test_wrong_variants_of_saxe_and_domine_are_refuted(registry) -> None:
+    import sympy as sp
+
+    from derivations.lambda_balanced import SYMBOLS as L
+    from derivations.lambda_balanced import transition_function
+    from proofs_check.checkers import identities
+    from proofs_check.papers import saxe2014 as saxe
+
+    # a flipped sign in the exponent of eq 12, and in the balanced mode's flow
+    growing = sp.Eq(saxe.alpha_sq / saxe.rho, 1 / (1 + (saxe.rho / saxe.alpha0**2 - 1) * sp.exp(2 * saxe.rho * saxe.t)))
+    assert run_check(saxe.PAPER.variant("eq12", growing)).status is Status.REFUTED
+    flow = sp.Eq(
+        sp.Matrix([saxe.alpha_dot, saxe.gap_dot]),
+        sp.Matrix([saxe.a * (saxe.a**2 - saxe.S), -(saxe.S - saxe.a * saxe.b) * (saxe.a - saxe.b)]),
+        evaluate=False,
+    )
+    assert run_check(saxe.PAPER.variant("eq12.flow", flow)).status is Status.REFUTED
+    # Dominé et al.'s transition function starts at 0, not 1
+    S = sp.Symbol("S", positive=True)
+    assert identities([transition_function(S, L.rho0, L.ell, 0) - 1])().status is Status.REFUTED

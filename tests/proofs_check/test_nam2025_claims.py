@@ -1,43 +1,41 @@
-"""The registered Nam et al. 2025 claims: statuses as the issue requires, and the errata's both halves."""
+"""The Nam et al. 2025 claims: statuses, the errata's both halves, and wrong variants of central claims refuted."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
+import sympy as sp
 
+from proofs_check.checkers import identities
 from proofs_check.claims import Status
-from proofs_check.cli import main
 from proofs_check.papers import load_papers
-from proofs_check.runner import run_claims
+from proofs_check.papers import nam2025 as nam
+from proofs_check.runner import run_check, run_claims
 
 ERRATA = {"nam2025.appH.gamma0", "nam2025.remark4.delta0"}
+MATRIX = {
+    c.id
+    for c in load_papers(["nam2025"]).claims("nam2025")
+    if c.id.startswith(("nam2025.appC3.", "nam2025.sec6.ntk_table", "nam2025.sec6.ntk_gram", "nam2025.sec7.table."))
+    or "kernel_distance" in c.id
+}
+"""The matrix-network claims, tested in test_matrix_network_claims."""
 
 
 @pytest.fixture(scope="module")
 def records():
-    return {r.claim.id: r for r in run_claims(load_papers(["nam2025"]).claims("nam2025"))}
+    claims = [c for c in load_papers(["nam2025"]).claims("nam2025") if c.id not in MATRIX and "fig6a" not in c.id]
+    return {r.claim.id: r for r in run_claims(claims)}
 
 
 def test_no_claim_refuted_or_error(records):
-    bad = {
-        cid: (r.outcome.status, r.outcome.detail)
-        for cid, r in records.items()
-        if r.outcome.status in (Status.REFUTED, Status.ERROR)
-    }
+    bad = {cid: r.outcome.detail for cid, r in records.items() if r.outcome.status in (Status.REFUTED, Status.ERROR)}
     assert bad == {}
 
 
-def test_errata_are_errata_with_counterexamples(records):
-    for cid in ERRATA:
-        outcome = records[cid].outcome
-        assert outcome.status is Status.ERRATUM, (cid, outcome)
-        assert outcome.counterexample, cid
-        assert outcome.printed and outcome.corrected
-
-
-def test_only_the_documented_errata(records):
+def test_only_the_documented_errata_with_counterexamples(records):
     assert {cid for cid, r in records.items() if r.outcome.status is Status.ERRATUM} == ERRATA
+    for cid in ERRATA:
+        assert records[cid].outcome.counterexample and r"\emph{Corrected:}" in records[cid].claim.latex
 
 
 def test_theorem3_equations_are_proved_exactly(records):
@@ -47,15 +45,59 @@ def test_theorem3_equations_are_proved_exactly(records):
 
 def test_numeric_claims_say_so(records):
     numeric = {cid for cid, r in records.items() if r.outcome.status is Status.NUMERIC}
-    assert "nam2025.appH.theorem3.numeric" in numeric
-    for cid in numeric:
-        assert any(word in records[cid].outcome.method for word in ("sampling", "mpmath", "GD")), cid
+    assert numeric == {"nam2025.appH.theorem3.numeric"}
 
 
-def test_cli_main_job_json(tmp_path, capsys):
-    out = tmp_path / "report.json"
-    assert main(["--paper", "nam2025", "--json", str(out)]) == 0
-    data = json.loads(out.read_text())
-    assert data["summary"]["refuted"] == 0 and data["summary"]["error"] == 0
-    assert data["summary"]["erratum"] == 2
-    assert "claims:" in capsys.readouterr().out.strip().splitlines()[-1]
+@pytest.mark.parametrize(
+    ("claim_id", "wrong"),
+    [
+        # a flipped sign in the derived flow
+        (
+            "eq6",
+            sp.Eq(
+                sp.Matrix([nam.a_dot, nam.b_dot]),
+                sp.Matrix([nam.b * nam.lam * (nam.a * nam.b - nam.S_i), nam.a * nam.lam * (nam.S_i - nam.a * nam.b)]),
+                evaluate=False,
+            ),
+        ),
+        ("eq7", sp.Eq(nam.theta_dot, nam.lam * (nam.theta - nam.S_i))),
+        # a changed constant in the closed form and in the roots' product
+        ("eq10", sp.Eq(nam.theta_t, nam.S_i + (nam.theta0 - nam.S_i) * sp.exp(-2 * nam.lam * nam.t))),
+        (
+            "appH.eq76.product",
+            sp.And(sp.Eq(nam.gp * nam.gm, (nam.Sigma0 - nam.S0) / (nam.Sigma0 + nam.S0)), nam.gp * nam.gm <= 0),
+        ),
+        ("remark4.center", sp.Eq((nam.gp + nam.gm) / 2, nam.S / (nam.Sigma0 + nam.D0))),
+        (
+            "appH.monotone",
+            sp.And(sp.Eq(nam.gdot0, 2 * (nam.S - nam.S0) / nam.Z), sp.Equivalent(nam.gp > 1, nam.S < nam.S0)),
+        ),
+        # the limits of the derived root: lazy limit 2 instead of 1
+        (
+            "sec7.limits",
+            sp.Eq(
+                sp.Matrix(
+                    [
+                        sp.Limit(nam.gp_derived, nam.Sig_pos, sp.oo),
+                        sp.Limit(nam.gp_derived * nam.Sig_pos / (2 * nam.S_pos), nam.Sig_pos, 0),
+                    ]
+                ),
+                sp.Matrix([2, 1]),
+                evaluate=False,
+            ),
+        ),
+    ],
+)
+def test_wrong_variants_are_refuted(claim_id, wrong):
+    assert run_check(nam.PAPER.variant(claim_id, wrong)).status is Status.REFUTED
+
+
+def test_the_two_halves_of_the_clock_step_are_checked_separately():
+    assert identities(nam._clock_residuals())().status is Status.PROVED
+    assert identities(nam._clock_residuals(-1))().status is Status.REFUTED
+
+
+def test_an_erratum_whose_printed_form_is_true_is_an_error():
+    wrong = nam.PAPER.variant("appH.gamma0", sp.Eq(nam.gamma_0, 1), corrected=sp.Eq(nam.gamma_0, 1))
+    outcome = run_check(wrong)
+    assert outcome.status is Status.ERROR and "nam2025.appH.gamma0~variant" in outcome.detail

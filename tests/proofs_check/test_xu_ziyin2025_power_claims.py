@@ -1,54 +1,34 @@
-"""The power-activation claims of Xu & Ziyin 2025 (spec §3, §8 erratum 2): statuses, erratum halves, no registration."""
+"""The Xu & Ziyin 2025 power-activation claims (``xu_ziyin2025.power.*``)."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from proofs_check.claims import REGISTRY, Status
-from proofs_check.papers import xu_ziyin2025_power
-from proofs_check.runner import run_claims
+from proofs_check.claims import Status
+from proofs_check.papers import load_papers
+from proofs_check.runner import run_check
 
-EXPECTED = {
-    "xu_ziyin2025.power.conserved.beta1": Status.PROVED,
-    "xu_ziyin2025.power.conserved.beta2": Status.PROVED,
-    "xu_ziyin2025.power.conserved.beta3": Status.PROVED,
-    "xu_ziyin2025.power.clock": Status.PROVED,
-    "xu_ziyin2025.power.delta": Status.PROVED,
-    "xu_ziyin2025.power.F_beta2": Status.PROVED,
-    "xu_ziyin2025.power.log_p_beta1": Status.PROVED,
-    "xu_ziyin2025.power.erratum2": Status.ERRATUM,
-    "xu_ziyin2025.power.reduction": Status.NUMERIC,
-}
+IDS = ("conserved.beta1", "conserved.beta2", "conserved.beta3", "clock", "delta", "F_beta2", "log_p_beta1")
 
 
 @pytest.fixture(scope="module")
-def power_records():
-    start = time.perf_counter()
-    records = run_claims(xu_ziyin2025_power.claims())
-    return {r.claim.id: r for r in records}, time.perf_counter() - start
+def paper():
+    return load_papers(["xu_ziyin2025"]).paper("xu_ziyin2025")
 
 
-def test_power_claims_statuses_and_budget(power_records) -> None:
-    records, seconds = power_records
-    assert {cid: r.outcome.status for cid, r in records.items()} == EXPECTED, {
-        cid: (r.outcome.status, r.outcome.detail) for cid, r in records.items()
-    }
-    assert seconds < 15
-    for record in records.values():
-        assert record.claim.citation.paper == "xu_ziyin2025"
-        assert "spec" in record.claim.citation.reference
+@pytest.mark.parametrize("cid", IDS)
+def test_exact_claims_are_proved(paper, cid):
+    outcome = run_check(paper[f"power.{cid}"])
+    assert outcome.status is Status.PROVED, outcome
 
 
-def test_power_erratum2_has_both_halves(power_records) -> None:
-    outcome = power_records[0]["xu_ziyin2025.power.erratum2"].outcome
-    assert outcome.counterexample and "residual" in outcome.counterexample
-    assert "e^x" in outcome.printed and "ln x" in outcome.corrected
-    assert "corrected:" in outcome.method
+def test_erratum_two(paper):
+    outcome = run_check(paper["power.erratum2"])
+    assert outcome.status is Status.ERRATUM, outcome
+    assert outcome.counterexample
 
 
-def test_power_claims_are_not_registered() -> None:
-    before = len(REGISTRY)
-    xu_ziyin2025_power.claims()
-    assert len(REGISTRY) == before
+def test_reduction_is_numerically_supported(paper):
+    outcome = run_check(paper["power.reduction"])
+    assert outcome.status is Status.NUMERIC, outcome
+    assert "tolerance 1e-08" in outcome.detail

@@ -1,0 +1,370 @@
+"""A paper: its metadata, models, notation, and the claims and numeric experiments it makes.
+
+A :class:`Paper` is the public way to check a derivation::
+
+    paper = Paper("smith2026", "Deep chains", ("A. Smith",), "arXiv", 2026, models=(chain,))
+    ldot = paper.symbol("Ldot", r"\\dot{\\mathcal L}", definition=lambda: flow_derivative_of_the_loss)
+    paper.claim("loss_decreases", ldot <= 0, where="§2, Lemma 1")
+
+The check follows from the statement (:mod:`proofs_check.statement_checks`): an ``Eq`` is proved exactly after the
+paper's notation is substituted, or refuted with a sampled counterexample; any other relation or Boolean
+combination goes to z3 under the claim's assumptions; ``corrected=`` makes the claim an erratum. ``check=`` is the
+escape hatch for claims no statement can decide. Declaring a claim computes nothing: statements and definitions
+may be zero-argument callables, called when a check (or the report) first needs them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from proofs_check.claims import Citation, Claim, Outcome
+
+__all__ = ["Experiment", "Measurement", "Paper", "PaperInfo"]
+
+TIME = "t"
+"""The time symbol's name, known in every paper."""
+
+
+@dataclass(frozen=True)
+class PaperInfo:
+    """A paper's metadata, as stored in the JSON report; ``models`` are model names."""
+
+    key: str
+    title: str
+    authors: tuple[str, ...]
+    venue: str
+    year: int
+    url: str = ""
+    models: tuple[str, ...] = ()
+
+    @property
+    def cite(self) -> str:
+        """Short citation: "Smith 2026", "Xu & Ziyin 2025", "Nam et al. 2025"."""
+        surnames = [author.split()[-1] for author in self.authors]
+        names = " & ".join(surnames) if len(surnames) <= 2 else f"{surnames[0]} et al."
+        return f"{names} {self.year}"
+
+    def to_json(self) -> dict:
+        """The metadata as JSON values."""
+        return {**self.__dict__, "authors": list(self.authors), "models": list(self.models)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PaperInfo:
+        """The inverse of :meth:`to_json`."""
+        fields = {**data, "authors": tuple(data["authors"]), "models": tuple(data.get("models", ()))}
+        return cls(**fields)
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """What an experiment's ``measure`` returns: the measured value(s), how they were obtained, and details."""
+
+    value: float | Iterable[float]
+    method: str = ""
+    detail: str = ""
+
+
+class Experiment(Claim):
+    """A numeric comparison: ``measure()`` must come within ``tolerance`` of ``expected`` (every component)."""
+
+    def __init__(
+        self,
+        id: str,
+        citation: Citation,
+        paper: Paper,
+        measure: Callable[[], Measurement | float | Sequence[float]],
+        quantity: sp.Symbol,
+        expected: float,
+        tolerance: float,
+        assumptions: Iterable[object] = (),
+    ) -> None:
+        self.measure, self.quantity, self.expected, self.tolerance = measure, quantity, expected, tolerance
+        statement = sp.Le(sp.Abs(quantity - sp.Float(expected, 4)), sp.Float(tolerance, 3))
+        if expected == 0:
+            statement = sp.Le(sp.Abs(quantity), sp.Float(tolerance, 3))
+        super().__init__(id, citation, statement, self._compare, assumptions, paper=paper, validate=paper._validate)
+
+    def _compare(self) -> Outcome:
+        result = self.measure()
+        measured = result if isinstance(result, Measurement) else Measurement(result)
+        value = measured.value.ravel() if hasattr(measured.value, "ravel") else measured.value  # NumPy arrays
+        try:  # one value, or any iterable of them
+            values = [float(v) for v in value]  # type: ignore[union-attr]
+        except TypeError:
+            values = [float(value)]  # type: ignore[arg-type]
+        worst = max((abs(v - self.expected) for v in values), default=math.nan)
+        method = measured.method or "numeric experiment"
+        name = self.quantity.name
+        detail = f"max |{name} - {self.expected:g}| = {worst:.3g} (tolerance {self.tolerance:.3g})"
+        detail += f"; {measured.detail}" if measured.detail else ""
+        if not worst <= self.tolerance:  # NaN fails too
+            witness = {name: ", ".join(f"{v:.6g}" for v in values), "tolerance": f"{self.tolerance:.3g}"}
+            return Outcome.refuted(method, witness, detail)
+        return Outcome.numeric(method, detail)
+
+
+class Paper:
+    """A paper whose claims are checked: metadata, the models it studies, its notation, its claims.
+
+    ``models`` are model names of the registry or :class:`derivations.model.Model` objects (registered or not);
+    ``notation`` maps symbol names to LaTeX. Every symbol of a claim's statement must be a symbol of one of the
+    models (state, parameter, quantity, initial value ``<state>_0``), the time ``t``, or declared in the
+    notation (:meth:`symbol`); a definition given there is substituted before the statement is decided.
+    """
+
+    def __init__(
+        self,
+        key: str,
+        title: str,
+        authors: Sequence[str] | str,
+        venue: str,
+        year: int,
+        url: str = "",
+        *,
+        models: Iterable[object] = (),
+        notation: Mapping[str, str] | None = None,
+    ) -> None:
+        if not isinstance(key, str) or not key.isidentifier():
+            raise ValueError(f"paper key must be an identifier such as 'smith2026', got {key!r}")
+        if not isinstance(year, int) or isinstance(year, bool):
+            raise TypeError(f"year of paper {key!r} must be an int, got {year!r}")
+        authors = (authors,) if isinstance(authors, str) else tuple(authors)
+        if not authors or not all(isinstance(a, str) and a.strip() for a in authors):
+            raise ValueError(f"authors of paper {key!r} must be non-empty names, got {authors!r}")
+        self.key, self.title, self.authors, self.venue, self.year, self.url = key, title, authors, venue, year, url
+        self.models = tuple(models)
+        self.notation: dict[str, str] = dict(notation or {})
+        self._definitions: dict[str, object] = {}
+        self._resolved: dict[str, sp.Expr] = {}
+        self._claims: dict[str, Claim] = {}
+
+    # ------------------------------------------------------------------------------------------ metadata
+    @property
+    def info(self) -> PaperInfo:
+        """The metadata, with the models by name."""
+        names = tuple(m if isinstance(m, str) else m.name for m in self.models)
+        return PaperInfo(self.key, self.title, self.authors, self.venue, self.year, self.url, names)
+
+    @property
+    def cite(self) -> str:
+        """Short citation, e.g. "Nam et al. 2025"."""
+        return self.info.cite
+
+    def model_objects(self) -> list[Any]:
+        """The paper's models as :class:`derivations.model.Model` objects."""
+        from derivations import models
+
+        return [models.get(m) for m in self.models]
+
+    # ------------------------------------------------------------------------------------------ notation
+    def symbol(self, name: str, latex: str | None = None, definition: object = None, **assumptions: bool) -> sp.Symbol:
+        """Declare the symbol ``name`` (SymPy ``assumptions`` such as ``positive=True``) and return it.
+
+        ``latex`` is how the report prints it (default: the package's naming rules); ``definition`` (an expression
+        or a zero-argument callable returning one, called when first needed) is substituted for it before a
+        statement is decided.
+        """
+        if name in self._definitions and definition is not None:
+            raise ValueError(f"paper {self.key!r}: symbol {name!r} is already defined")
+        if latex is not None:
+            self.notation[name] = latex
+        else:
+            self.notation.setdefault(name, "")
+        if definition is not None:
+            self._definitions[name] = definition
+        return sp.Symbol(name, **assumptions)
+
+    def definition(self, name: str) -> sp.Expr:
+        """The definition of the notation symbol ``name`` (built on first use)."""
+        if name not in self._resolved:
+            given = self._definitions[name]
+            self._resolved[name] = sp.sympify(given() if callable(given) else given, strict=True)
+        return self._resolved[name]
+
+    def substitute(self, expr: sp.Basic) -> sp.Basic:
+        """``expr`` with every defined notation symbol replaced by its definition, repeatedly, then ``doit``."""
+        expr = sp.sympify(expr, strict=True)
+        for _ in range(20):
+            defined = {s: self.definition(s.name) for s in expr.free_symbols if s.name in self._definitions}
+            if not defined:
+                return expr.doit()
+            expr = expr.xreplace(defined)
+        raise ValueError(f"paper {self.key!r}: the definitions are circular ({sorted(s.name for s in defined)})")
+
+    def known_symbols(self) -> set[str]:
+        """Names a statement may use: the models' symbols, the time, and the notation."""
+        known = {TIME, *self.notation}
+        for model in self.model_objects():
+            known |= {*model.state_names, *model.unit_param_names, *model.shared_param_names, *model.quantities}
+            known |= {f"{name}_0" for name in model.state_names}
+        return known
+
+    def _unquoted(self, names: set[str]) -> set[str]:
+        """Those of ``names`` that no recorded closed-form derivation of the paper's models uses (statements may
+        quote derivation steps); derivations already computed are searched first, and the search stops early."""
+        solved = [m for m in self.model_objects() if m.solver is not None]
+        for model in sorted(solved, key=lambda m: "closed_form" not in vars(m)):
+            if not names:
+                break
+            steps = model.closed_form.derivation.steps
+            names = names - {symbol.name for step in steps for symbol in step.relation.free_symbols}
+        return names
+
+    def symbol_names(self, expr: sp.Basic) -> dict[sp.Symbol, str]:
+        """``symbol_names`` for ``sympy.latex``: the notation's LaTeX of each symbol of ``expr`` that has one."""
+        return {
+            s: self.notation[s.name]
+            for s in sp.sympify(expr, strict=True).atoms(sp.Symbol)
+            if self.notation.get(s.name)
+        }
+
+    # ------------------------------------------------------------------------------------------ claims
+    def claim(
+        self,
+        id: str,
+        statement: object,
+        *,
+        where: str,
+        eq: str = "",
+        assume: Iterable[object] = (),
+        corrected: object = None,
+        check: Callable[[], Outcome] | None = None,
+    ) -> Claim:
+        """Declare the claim ``<key>.<id>``: ``statement`` (a SymPy relation, or a callable building one) made at
+        ``where`` (section, theorem), equation ``eq``, under ``assume`` (SymPy conditions, used by the checks, or
+        text). ``corrected=`` the right form of a misprinted statement (the claim is then an erratum); ``check=``
+        a zero-argument callable returning an :class:`Outcome`, for claims no statement decides."""
+        if corrected is not None and check is not None:
+            raise ValueError(f"claim {self.key}.{id}: give corrected= or check=, not both")
+        if check is None and isinstance(statement, str):
+            raise ValueError(
+                f"claim {self.key}.{id}: a statement given as text cannot be checked; give a SymPy relation or check="
+            )
+        claim = Claim(
+            self._new_id(id),
+            self._citation(where, eq),
+            statement,
+            check if check is not None else (lambda: self.decide(claim)),
+            assume,
+            corrected=corrected,
+            paper=self,
+            validate=self._validate,
+        )
+        return self._add(claim)
+
+    def experiment(
+        self,
+        id: str,
+        measure: Callable[[], Measurement | float | Sequence[float]],
+        *,
+        quantity: sp.Symbol,
+        tolerance: float,
+        where: str,
+        expected: float = 0.0,
+        eq: str = "",
+        assume: Iterable[object] = (),
+    ) -> Experiment:
+        """Declare a numeric experiment ``<key>.<id>``: ``measure()`` returns the value(s) of ``quantity`` (a
+        notation symbol, printed in the statement |quantity - expected| <= tolerance); numerically supported if
+        every value is within ``tolerance`` of ``expected``, refuted (with the values) otherwise."""
+        if not (isinstance(tolerance, (int, float)) and tolerance >= 0 and math.isfinite(tolerance)):
+            raise ValueError(f"experiment {self.key}.{id}: tolerance must be a finite number >= 0, got {tolerance!r}")
+        if not callable(measure):
+            raise TypeError(f"experiment {self.key}.{id}: measure must be callable")
+        experiment = Experiment(
+            self._new_id(id), self._citation(where, eq), self, measure, quantity, float(expected), tolerance, assume
+        )
+        experiment.statement  # noqa: B018 - validates the quantity's name now
+        return self._add(experiment)
+
+    def variant(self, id: str, statement: object, corrected: object = None) -> Claim:
+        """An unregistered copy of claim ``id`` (local or full id) with another statement, decided the same way:
+        for tests that a wrong statement is refuted."""
+        original = self[id]
+        variant = Claim(
+            f"{original.id}~variant",
+            original.citation,
+            statement,
+            lambda: self.decide(variant),
+            original.assumptions,
+            corrected=corrected,
+            paper=self,
+            validate=self._validate,
+        )
+        return variant
+
+    def claims(self) -> list[Claim]:
+        """The claims in declaration order."""
+        return list(self._claims.values())
+
+    def __getitem__(self, id: str) -> Claim:
+        full = id if id.startswith(f"{self.key}.") else f"{self.key}.{id}"
+        if full not in self._claims:
+            raise KeyError(f"paper {self.key!r} has no claim {full!r}")
+        return self._claims[full]
+
+    def decide(self, claim: Claim) -> Outcome:
+        """The verdict on ``claim`` from its statement (and corrected form): see :mod:`statement_checks`."""
+        from proofs_check.statement_checks import decide, erratum
+
+        conditions = [a for a in claim.assumptions if isinstance(a, sp.Basic)]
+        if claim.corrected is None:
+            return decide(claim.statement, self.substitute, conditions)
+        return erratum(claim.id, claim.statement, claim.corrected, self.substitute, conditions)
+
+    # ------------------------------------------------------------------------------------------ internals
+    def _new_id(self, id: str) -> str:
+        if not isinstance(id, str) or not id or id != id.strip() or " " in id:
+            raise ValueError(f"paper {self.key!r}: claim id must be a non-empty string without spaces, got {id!r}")
+        full = f"{self.key}.{id}"
+        if full in self._claims:
+            raise ValueError(f"duplicate claim id {full!r}")
+        return full
+
+    def _citation(self, where: str, eq: str) -> Citation:
+        if not isinstance(where, str) or not where.strip():
+            raise ValueError(f"paper {self.key!r}: where= must say where the claim is made (e.g. '§2, Lemma 1')")
+        reference = f"{self.cite}, {where}" + (f", eq. ({eq})" if eq else "")
+        return Citation(self.key, reference, where, eq)
+
+    def _add(self, claim: Claim) -> Claim:
+        if not callable(claim._given["statement"]):
+            claim.statement  # noqa: B018 - an eager statement is validated at once
+        if not callable(claim._given["corrected"]):
+            claim.corrected  # noqa: B018
+        self._claims[claim.id] = claim
+        return claim
+
+    def _validate(self, claim: Claim, statement: object) -> object:
+        """``statement`` if it is a usable statement of ``claim``; ValueError / TypeError naming the claim."""
+        if isinstance(statement, str):
+            return statement
+        if isinstance(statement, sp.logic.boolalg.BooleanAtom):
+            raise ValueError(
+                f"claim {claim.id}: the statement evaluated to {statement} when it was built (SymPy decides "
+                "Eq(lhs, rhs) on construction when lhs - rhs is a number); build it with "
+                "sp.Eq(lhs, rhs, evaluate=False)"
+            )
+        if not isinstance(statement, (sp.Basic, sp.MatrixBase)):
+            raise TypeError(
+                f"claim {claim.id}: the statement must be a SymPy relation or text, got {type(statement).__name__}"
+            )
+        unknown = sorted(self._unquoted({s.name for s in statement.free_symbols} - self.known_symbols()))
+        if unknown:
+            raise ValueError(
+                f"claim {claim.id}: unknown symbol(s) {', '.join(unknown)} in the statement; declare them with "
+                f"{self.key}.symbol(name, latex, definition) or add the model that has them"
+            )
+        if isinstance(statement, sp.Equality):
+            shapes = [getattr(side, "shape", None) for side in (statement.lhs, statement.rhs)]
+            if shapes[0] != shapes[1]:
+                raise ValueError(
+                    f"claim {claim.id}: the two sides of the Eq have different shapes "
+                    f"({shapes[0] or 'scalar'} and {shapes[1] or 'scalar'})"
+                )
+        return statement

@@ -1,0 +1,46 @@
+"""Claims as LaTeX: every formula printed from the SymPy statement through the paper's notation and the package's
+naming table (:mod:`derivations.naming`); text statements and assumptions as prose."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from derivations.naming import align_rows, latex, text_latex
+from proofs_check.claims import Claim
+
+__all__ = ["claim_latex", "formula_latex"]
+
+
+def _names(claim: Claim, expr: sp.Basic) -> dict[sp.Symbol, str]:
+    return claim.paper.symbol_names(expr) if claim.paper is not None else {}
+
+
+def formula_latex(claim: Claim, statement: object) -> str:
+    """A statement of ``claim`` as a display: relations as ``align*`` rows (broken when wide), other SymPy objects
+    as a ``displaymath``, text as a quoted paragraph."""
+    if isinstance(statement, (sp.Basic, sp.MatrixBase)):
+        names = _names(claim, statement)
+        if isinstance(statement, sp.core.relational.Relational):
+            return "\\begin{align*}\n" + " \\\\\n".join(align_rows(statement, overrides=names)) + "\n\\end{align*}"
+        return f"\\[ {latex(statement, symbol_names=names)} \\]"
+    return f"\\begin{{quote}}\\raggedright {text_latex(str(statement))}\\end{{quote}}"
+
+
+def _assumption(claim: Claim, assumption: object) -> str:
+    if isinstance(assumption, sp.Basic):
+        return f"${latex(assumption, symbol_names=_names(claim, assumption))}$"
+    return text_latex(str(assumption))
+
+
+def claim_latex(claim: Claim) -> str:
+    """``claim`` as a LaTeX paragraph: id and citation, assumptions, then its statement; for an erratum the printed
+    statement and its correction."""
+    lines = [f"\\paragraph{{\\texttt{{{text_latex(claim.id)}}}}} {text_latex(claim.citation.reference)}."]
+    if claim.assumptions:
+        lines.append("\\emph{Assumptions:} " + "; ".join(_assumption(claim, a) for a in claim.assumptions) + ".")
+    if claim.corrected is None:
+        lines.append(formula_latex(claim, claim.statement))
+    else:
+        lines += ["\\emph{Printed:}", formula_latex(claim, claim.statement)]
+        lines += ["\\emph{Corrected:}", formula_latex(claim, claim.corrected)]
+    return "\n".join(lines)
