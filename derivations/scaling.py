@@ -187,15 +187,17 @@ def _exponent(name: str, value: object) -> sp.Expr:
         raise TypeError(f"{name} must be a real number or a SymPy expression, got {value!r}") from exc
     if not isinstance(expr, sp.Expr) or expr.is_extended_real is False or expr.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
         raise ValueError(f"{name} must be a finite real exponent, got {value!r}")
-    return expr
+    # a float at its exact binary value: e_B is then exact (a 15-digit Float sum of 1e300 and 3 would drop the 3)
+    return sp.Rational(expr) if isinstance(expr, sp.Float) else expr
 
 
 def e_B(**exponents: sp.Expr | float) -> sp.Expr:
     """The exponent e_B (spec §4.1), with the given exponents substituted (the others stay symbolic).
 
     Keywords: ``c_d, c_u, c_w, c_gamma, c_eta_u, c_eta_w`` (variance convention); each a finite real number or
-    SymPy expression (a string is refused, never parsed); numbers are sympified, so pass ``sympy.Rational`` or
-    ``fractions.Fraction`` for exact arithmetic.
+    SymPy expression (a string is refused, never parsed). Arithmetic is exact: a float is taken at its exact
+    binary value (``0.1`` is 3602879701896397/2^55; pass ``sympy.Rational`` or ``fractions.Fraction`` for
+    decimals).
     """
     unknown = sorted(set(exponents) - set(NAMES))
     if unknown:

@@ -3,16 +3,17 @@
 - ``dps`` is at most ``max_dps`` (default :data:`MAX_DPS`).
 - ``method="gd"`` takes exactly ``t / lr`` steps: every time must be an integer multiple of ``lr`` (relative
   tolerance :data:`GD_TIME_TOLERANCE`) and the largest step count at most ``max_steps``.
+- ``method="taylor"`` counts its steps (heyoka's ``max_steps``).
 - ``method="mpmath"`` and ``method="scipy"`` take a number of steps set by the flow's time scale: it is estimated
   from the rate of the flow at the start (:func:`flow_rate`) times the largest time, and refused beyond
   ``max_steps``; ``method="mpmath"`` also counts its steps while it integrates (``integrate.integrate_mpmath``).
   A Taylor step of ``mpmath.odefun`` at ``dps`` digits counts as :func:`mpmath_step_weight` steps at 30 digits,
   its cost measured to grow as the 3.5th power of the Taylor degree.
 
-Defaults (:data:`MAX_STEPS`): 10⁶ GD steps, 10⁵ DOP853 steps and 10³ Taylor steps at 30 digits, each a few
-minutes of work at most for a small model on one core. The estimates are rough (within a factor of about 10 on
-the registered models); they refuse requests that are orders of magnitude beyond the budget, such as
-``t = 1e6`` or an initialization of 1e100 with ``"mpmath"``.
+Defaults (:data:`MAX_STEPS`): 10⁶ GD steps, 10⁵ DOP853 steps, 10³ Taylor steps of ``mpmath.odefun`` at 30
+digits and 10⁶ heyoka steps, each a few minutes of work at most for a small model on one core. The estimates are
+rough (within a factor of about 10 on the registered models); they refuse requests that are orders of magnitude
+beyond the budget, such as ``t = 1e6`` or an initialization of 1e100 with ``"mpmath"``.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 MAX_DPS = 10_000
-MAX_STEPS = {"gd": 10**6, "scipy": 10**5, "mpmath": 10**3}
+MAX_STEPS = {"gd": 10**6, "scipy": 10**5, "mpmath": 10**3, "taylor": 10**6}
 GD_TIME_TOLERANCE = 1e-9
 DOP853_STEP_RATE = 6.0
 """DOP853's steps per unit of t × rate are estimated as 1/6 (its stability bound on the decaying modes, which

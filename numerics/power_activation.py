@@ -168,19 +168,24 @@ def _clock(
     rate: Callable[[np.ndarray], float],
     budget: _Budget,
 ) -> np.ndarray:
-    """sigma(t) from the scalar ODE sigma' = |g(sigma)| on the neuron curves; RuntimeError if it leaves them."""
+    """sigma(t) from the scalar ODE sigma' = |g(sigma)| on the neuron curves; RuntimeError if it leaves them.
+
+    Solved in the time s = t / t_max on [0, 1], so that a horizon near the float64 underflow (t_max ~ 1e-307)
+    still has steps larger than the spacing of the numbers."""
     sigma_end = float(curves.t[-1])
+    horizon = float(np.max(times))
 
-    def rhs(_time: float, sigma: np.ndarray) -> list[float]:
+    def rhs(_s: float, sigma: np.ndarray) -> list[float]:
         budget.spend()
-        return [direction * rate(curves.sol(sigma[0]))]
+        return [horizon * direction * rate(curves.sol(sigma[0]))]
 
-    order = np.sort(times)
+    order = np.unique(times)  # t_eval must increase strictly: repeated times are evaluated once
     atol = 1e-16 * max(sigma_end, 1e-300)
-    sol = solve_ivp(rhs, (0.0, float(order[-1])), [0.0], method="DOP853", t_eval=order, rtol=RTOL, atol=atol)
+    sol = solve_ivp(rhs, (0.0, 1.0), [0.0], method="DOP853", t_eval=order / horizon, rtol=RTOL, atol=atol)
     if not sol.success:
         raise RuntimeError(f"DOP853 failed on the clock equation: {sol.message}")
     sigma = sol.y[0, np.searchsorted(order, times)]
-    if curves.status != 1 and np.max(sigma) > sigma_end * (1 + 1e-12):
+    # (the absolute 1e-300 covers subnormal clocks, whose spacing is not relative)
+    if curves.status != 1 and np.max(sigma) > sigma_end * (1 + 1e-12) + 1e-300:
         raise RuntimeError(f"the neuron curves end at |tau| = {sigma_end} before the clock: {curves.message}")
     return sigma

@@ -48,7 +48,10 @@ def _compiled(backend: str) -> tuple[object, object]:
 def _discriminant(c2: object, c1: object, c0: object) -> object:
     delta = c1**2 - 4 * c2 * c0
     if np.any(delta < 0):
-        raise ValueError("Riccati coefficients with negative discriminant (finite-time blow-up) are not supported")
+        raise ValueError(
+            "c1**2 - 4 c2 c0 must be >= 0: Riccati coefficients with a negative discriminant (finite-time blow-up) "
+            "are not supported"
+        )
     return delta
 
 

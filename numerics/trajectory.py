@@ -48,8 +48,9 @@ def trajectory(
 
     Budgets (``numerics.budget``), checked before the work: ``dps <= max_dps`` (default 10⁴); ``max_steps`` per
     batch element, default 10⁶ GD steps (``"gd"``, exactly t/lr), 10⁵ DOP853 steps (``"scipy"``, estimated from
-    the flow's rate at the start) or 10³ Taylor steps of ``mpmath.odefun`` counted at 30 digits (``"mpmath"``,
-    estimated likewise and counted while integrating). Beyond a budget the error names it and how to raise it.
+    the flow's rate at the start), 10³ Taylor steps of ``mpmath.odefun`` counted at 30 digits (``"mpmath"``,
+    estimated likewise and counted while integrating) or 10⁶ heyoka steps (``"taylor"``, counted). Beyond a
+    budget the error names it and how to raise it.
 
     Bad arguments are a ``TypeError`` or ``ValueError`` naming them (complex values are refused); a float64
     result that is not finite although the inputs are (values beyond the float64 range) is an ``OverflowError``.
@@ -72,7 +73,7 @@ def trajectory(
         check_flow_budget(method, compiled(model, "mpmath"), inputs.state, params_env, t_max, max_steps, dps or 30)
         states = integrate_mpmath(compiled(model, "mpmath"), inputs.state, params_env, inputs.t, dps or 30, max_steps)
     elif method == "taylor":
-        states = integrate_taylor(model, inputs.state, params_env, inputs.t, dps)
+        states = integrate_taylor(model, inputs.state, params_env, inputs.t, dps, max_steps)
     else:
         check_flow_budget(method, compiled(model, "numpy"), inputs.state, params_env, t_max, max_steps)
         states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)

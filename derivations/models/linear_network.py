@@ -34,6 +34,8 @@ __all__ = [
     "weights",
 ]
 
+UNDERFLOW = 2.0**-1022
+"""The smallest normal float64: a second moment forced below it (``Sxy**2 / Sxx``) may be given as 0."""
 REALIZABLE_TOLERANCE = 1e-9
 """``-REALIZABLE_TOLERANCE`` is the smallest admissible eigenvalue of the joint correlation matrix (rounding in
 moments computed from data or from a pseudo-inverse, e.g. the default ``Syy`` of ``moment_params``)."""
@@ -117,7 +119,8 @@ def check_second_moments(matrix: Sequence[Sequence[object]], names: Sequence[Seq
     :math:`\mathbb E[zz^\top]` of :math:`z = (x, y)`, :math:`x` its first ``d`` components, entry names in
     ``names``) is positive semidefinite, i.e. the moments of some random vector.
 
-    Checked scale-free: the diagonal is >= 0, a zero diagonal entry has a zero row, and the correlation matrix
+    Checked scale-free: the diagonal is >= 0, a zero diagonal entry has a zero row (up to entries whose forced
+    second moment :math:`M_{ij}^2/M_{jj}` underflows float64, :data:`UNDERFLOW`), and the correlation matrix
     :math:`D^{-1/2}MD^{-1/2}` of the other rows has no eigenvalue below ``-REALIZABLE_TOLERANCE``, first for the
     :math:`x` block (``Sxx``), then for the :math:`y` block (``Syy``), then jointly (``Sxy``).
     """
@@ -125,14 +128,18 @@ def check_second_moments(matrix: Sequence[Sequence[object]], names: Sequence[Seq
         m = [[mpmath.mpf(v) for v in row] for row in matrix]
         size = len(m)
         for i in range(size):
+            block = "Sxx" if i < d else "Syy"
             if m[i][i] < 0:
-                raise ValueError(f"{names[i][i]} = {float(m[i][i])!r} < 0: a second moment must be >= 0")
-            nonzero = [j for j in range(size) if m[i][j] != 0]
-            if m[i][i] == 0 and nonzero:
-                j = nonzero[0]
                 raise ValueError(
-                    f"{names[i][i]} = 0 but {names[i][j]} = {float(m[i][j])!r} != 0: a variable with second moment 0 "
-                    "is 0 almost surely, so its moments with every other variable are 0"
+                    f"{block} must have a diagonal >= 0 (second moments): {names[i][i]} = {float(m[i][i])!r}"
+                )
+            # a zero diagonal is the float64 rounding of the moment a row forces when that moment underflows
+            forced = [j for j in range(size) if m[i][j] ** 2 > m[j][j] * UNDERFLOW]
+            if m[i][i] == 0 and forced:
+                j = forced[0]
+                raise ValueError(
+                    f"{block} has {names[i][i]} = 0 but {names[i][j]} = {float(m[i][j])!r} != 0: a variable with "
+                    "second moment 0 is 0 almost surely, so its moments with every other variable (Sxy, Sxx, Syy) are 0"
                 )
         blocks = (
             ("Sxx must be positive semidefinite (the second moments of a random x)", range(d)),
