@@ -87,9 +87,9 @@ def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
     """y(t) for ``y' = c2 y^2 + c1 y + c0``, broadcasting all arguments (float64; +inf past an overflow, NaN from
     NaN arguments). ``ValueError`` for a negative discriminant, ``t < 0`` or ``t`` past a blow-up."""
     c2, c1, c0, y0, t = _arguments({"c2": c2, "c1": c1, "c0": c0, "y0": y0, "t": t})
-    k = np.sqrt(_discriminant(c2, c1, c0))
     stable, split = _compiled("numpy")
     with np.errstate(all="ignore"):
+        k = np.sqrt(_discriminant(c2, c1, c0))
         alpha_direct, beta_direct = split(c1, k)
         big = np.where(c1 > 0, alpha_direct, beta_direct)
         small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)

@@ -101,24 +101,25 @@ def classify(case: Case) -> tuple[str, str]:
 
     previous = signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, CASE_SECONDS)
-    try:
-        with warnings.catch_warnings(record=True) as caught, np.errstate(all="warn", under="ignore"):
-            warnings.simplefilter("always")
-            try:
-                result = case.call()
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-    except _Timeout:
-        return HANG, f"no answer within {CASE_SECONDS} s"
-    except (ValueError, TypeError, OverflowError) as error:
-        message = f"{type(error).__name__}: {error}"
-        if case.valid:
-            return OBSCURE, f"a valid call was refused: {message}"
-        return (CLEAR if _names_an_argument(str(error), case.names) else OBSCURE), message
-    except Exception as error:  # every other exception is an outcome to classify
-        return OBSCURE, f"{type(error).__name__}: {error}"
-    finally:
-        signal.signal(signal.SIGALRM, previous)
+    # numpy's default error handling (warnings, not underflow); a warning is an error under -W error
+    with warnings.catch_warnings(record=True) as caught, np.errstate(all="warn", under="ignore"):
+        warnings.simplefilter("always")
+        try:
+            result = case.call()
+        except _Timeout:
+            return HANG, f"no answer within {CASE_SECONDS} s"
+        except (ValueError, TypeError, OverflowError) as error:
+            message = f"{type(error).__name__}: {error}"
+            if case.valid:
+                return OBSCURE, f"a valid call was refused: {message}"
+            if caught:
+                return OBSCURE, f"warning {caught[0].category.__name__}: {caught[0].message}, then {message}"
+            return (CLEAR if _names_an_argument(str(error), case.names) else OBSCURE), message
+        except Exception as error:  # every other exception is an outcome to classify
+            return OBSCURE, f"{type(error).__name__}: {error}"
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
     if caught:
         return OBSCURE, f"warning {caught[0].category.__name__}: {caught[0].message}"
     if case.bad:
