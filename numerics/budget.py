@@ -127,6 +127,8 @@ def check_flow_budget(
 ) -> None:
     """``BudgetError`` (``OverflowError`` for a rate beyond float64 with ``"scipy"``) if the estimated number
     of steps of ``method`` (``"scipy"`` or ``"mpmath"``) to reach ``t_max`` exceeds ``max_steps``."""
+    if t_max == 0:
+        return
     if method == "scipy":
         rate = float(np.max(flow_rate(cm, state, params, "numpy")))
         if not np.isfinite(rate):

@@ -7,8 +7,9 @@ realizable, :math:`\mathbb E y^2 = b^2/a`, so ``loss`` is the excess risk
 :math:`\tfrac a2(\gamma u^\top w - b/a)^2` (the gradient flow does not depend on :math:`\mathbb E y^2`).
 
 The cosines ``alignment`` and ``alignment_weighted`` are undefined at a zero vector and take the value 0 there
-(where :math:`u^\top w = 0`); numerics evaluates them on rescaled states (``derivations.scale_invariance``), so
-they stay in :math:`[-1, 1]` when the weights are far below or above the float64 range of their squares.
+(where :math:`u^\top w = 0`), and are clamped to :math:`[-1, 1]` (which only rounding could leave); numerics
+evaluates them on rescaled states (``derivations.scale_invariance``), so that they stay exact when the weights
+are far below or above the float64 range of their squares.
 
 Its closed form is pulled back from ``two_layer_scalar`` through the verified coordinate map
 :math:`a_i = \sqrt{\eta_w}\,u_i`, :math:`b_i = \sqrt{\eta_u}\,w_i`, :math:`S = \sqrt{\eta_u\eta_w}\,b/(\gamma a)`,
@@ -64,6 +65,12 @@ def phi_riccati() -> RiccatiSolution:
     )
 
 
+def _within_one(cosine: sp.Expr) -> sp.Expr:
+    """``cosine`` clamped to [-1, 1], which it never leaves (Cauchy-Schwarz; with the AM-GM inequality for the
+    weighted one) except by rounding."""
+    return sp.Max(-1, sp.Min(1, cosine))
+
+
 def _solve(model: Model) -> ClosedForm:
     cf = to_two_layer_scalar(model).pullback(two_layer_scalar.MODEL.closed_form)
     ((clock, sol),) = cf.riccati.items()
@@ -101,12 +108,15 @@ MODEL = Model(
         "ntk": Quantity("scalar", gamma**2 * (eta_u * ww + eta_w * uu), "learning-rate weighted NTK / (xi xi')"),
         "alignment": Quantity(
             "scalar",
-            sp.Piecewise((uw / (sp.sqrt(uu) * sp.sqrt(ww)), (uu > 0) & (ww > 0)), (0, True)),
+            sp.Piecewise((_within_one(uw / (sp.sqrt(uu) * sp.sqrt(ww))), (uu > 0) & (ww > 0)), (0, True)),
             "cosine of u and w (the paper's zeta); 0 where u = 0 or w = 0, where it is undefined",
         ),
         "alignment_weighted": Quantity(
             "scalar",
-            sp.Piecewise((2 * sp.sqrt(eta_u * eta_w) * uw / (eta_w * uu + eta_u * ww), (uu > 0) | (ww > 0)), (0, True)),
+            sp.Piecewise(
+                (_within_one(2 * sp.sqrt(eta_u * eta_w) * uw / (eta_w * uu + eta_u * ww)), (uu > 0) | (ww > 0)),
+                (0, True),
+            ),
             "tanh(theta); 0 at u = w = 0, where it is undefined",
         ),
         "loss": Quantity("scalar", a * (gamma * uw - b / a) ** 2 / 2, "excess risk"),
