@@ -57,8 +57,9 @@ def _discriminant(c2: object, c1: object, c0: object) -> object:
 
 def _check_before_blow_up(denominator: object) -> None:
     """``ValueError`` where the stable form's denominator ``e^{-kt} + tau (beta - c2 y0)``, 1 at t = 0 and monotone
-    in t, has reached 0: the solution blows up before ``t``."""
-    if np.any(denominator <= 0):
+    in t, is negative: the solution blew up before ``t``. (It is 0 only at the pole or, with ``beta = c2 y0``,
+    where ``e^{-kt}`` underflows: there the form's limit is kept.)"""
+    if np.any(denominator < 0):
         raise ValueError(
             "t must be before the blow-up of the solution (y0 beyond the repelling root): admissible t < t*"
         )

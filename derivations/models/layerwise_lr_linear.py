@@ -65,10 +65,17 @@ def phi_riccati() -> RiccatiSolution:
     )
 
 
-def _within_one(cosine: sp.Expr) -> sp.Expr:
-    """``cosine`` clamped to [-1, 1], which it never leaves (Cauchy-Schwarz; with the AM-GM inequality for the
-    weighted one) except by rounding."""
-    return sp.Max(-1, sp.Min(1, cosine))
+COSINES = {
+    "alignment": uw / (sp.sqrt(uu) * sp.sqrt(ww)),
+    "alignment_weighted": 2 * sp.sqrt(eta_u * eta_w) * uw / (eta_w * uu + eta_u * ww),
+}
+"""The two cosines where they are defined, in the sums: the model's quantities of these names are these."""
+
+
+def _cosine(cosine: sp.Expr, defined: sp.Basic) -> sp.Expr:
+    """``cosine`` where ``defined``, else 0; clamped to [-1, 1], which it never leaves (Cauchy-Schwarz, and the
+    AM-GM inequality for the weighted one) except by rounding."""
+    return sp.Piecewise((sp.Max(-1, sp.Min(1, cosine)), defined), (0, True))
 
 
 def _solve(model: Model) -> ClosedForm:
@@ -108,15 +115,12 @@ MODEL = Model(
         "ntk": Quantity("scalar", gamma**2 * (eta_u * ww + eta_w * uu), "learning-rate weighted NTK / (xi xi')"),
         "alignment": Quantity(
             "scalar",
-            sp.Piecewise((_within_one(uw / (sp.sqrt(uu) * sp.sqrt(ww))), (uu > 0) & (ww > 0)), (0, True)),
+            _cosine(COSINES["alignment"], (uu > 0) & (ww > 0)),
             "cosine of u and w (the paper's zeta); 0 where u = 0 or w = 0, where it is undefined",
         ),
         "alignment_weighted": Quantity(
             "scalar",
-            sp.Piecewise(
-                (_within_one(2 * sp.sqrt(eta_u * eta_w) * uw / (eta_w * uu + eta_u * ww)), (uu > 0) | (ww > 0)),
-                (0, True),
-            ),
+            _cosine(COSINES["alignment_weighted"], (uu > 0) | (ww > 0)),
             "tanh(theta); 0 at u = w = 0, where it is undefined",
         ),
         "loss": Quantity("scalar", a * (gamma * uw - b / a) ** 2 / 2, "excess risk"),

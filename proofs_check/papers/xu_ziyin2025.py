@@ -12,6 +12,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations import models
+from derivations.models.layerwise_lr_linear import COSINES
 from derivations.models.layerwise_lr_matrix import layerwise_lr_matrix
 from proofs_check.checkers import all_of, closed_form_error, deferred, derivation_steps, identities
 from proofs_check.paper import Measurement, Paper
@@ -301,7 +302,8 @@ def _sums(quantity: str) -> sp.Expr:
         uu: (_sum_pp + _sum_qq + 2 * S_pq) / (4 * eta_w),
         ww: (_sum_pp + _sum_qq - 2 * S_pq) / (4 * eta_u),
     }
-    return LW.quantities[quantity].expr.xreplace(coordinates)
+    # the model's cosine where it is defined (its quantity is 0 at a zero vector and clamped against rounding)
+    return COSINES[quantity].xreplace(coordinates)
 
 
 zeta_w = PAPER.symbol("zeta_eta", r"\zeta_\eta", lambda: _sums("alignment_weighted"), real=True)

@@ -84,3 +84,24 @@ def test_scaling_groups_are_derived_from_the_expressions() -> None:
     assert scaling_groups(wrong, "bad") == ()
     with pytest.raises(ValueError, match="not a scalar"):
         scaling_groups(model, "uw")
+
+
+def test_the_cosine_quantities_are_the_cosines_where_defined() -> None:
+    """At random positive norms (Cauchy-Schwarz respected) the model's quantities are ``COSINES``; at a zero vector
+    they are 0; a wrong variant (the clamp at 0.9) is caught."""
+    from derivations.models.layerwise_lr_linear import COSINES
+
+    model = models.get("layerwise_lr_linear")
+    s = {n: sp.Symbol(n, real=True) for n in ("uw", "uu", "ww")}
+    rates = {sp.Symbol("eta_u", positive=True): sp.Rational(2), sp.Symbol("eta_w", positive=True): sp.Rational(1, 3)}
+    for point in ({"uw": 1, "uu": 2, "ww": 3}, {"uw": -5, "uu": 4, "ww": 7}, {"uw": 0, "uu": 1, "ww": 9}):
+        values = {s[k]: sp.Rational(v) for k, v in point.items()} | rates
+        for name, cosine in COSINES.items():
+            assert sp.simplify(model.quantities[name].expr.xreplace(values) - cosine.xreplace(values)) == 0
+            wrong = sp.Max(-sp.Rational(9, 10), sp.Min(sp.Rational(9, 10), cosine)).xreplace(values)
+            if abs(cosine.xreplace(values)) > sp.Rational(9, 10):
+                assert sp.simplify(model.quantities[name].expr.xreplace(values) - wrong) != 0
+    for name in COSINES:  # at a zero vector (evaluated as numerics does: the undefined branch is not taken)
+        expr = model.quantities[name].expr
+        f = sp.lambdify(sorted(expr.free_symbols, key=str), expr, "mpmath")
+        assert f(*(2 if str(x).startswith("eta") else 0 for x in sorted(expr.free_symbols, key=str))) == 0
