@@ -179,12 +179,13 @@ def _clock(
         budget.spend()
         return [horizon * direction * rate(curves.sol(sigma[0]))]
 
-    order = np.unique(times)  # t_eval must increase strictly: repeated times are evaluated once
+    scaled = times / horizon
+    order = np.unique(scaled)  # t_eval must increase strictly: repeated (or underflowed) times are one
     atol = 1e-16 * max(sigma_end, 1e-300)
-    sol = solve_ivp(rhs, (0.0, 1.0), [0.0], method="DOP853", t_eval=order / horizon, rtol=RTOL, atol=atol)
+    sol = solve_ivp(rhs, (0.0, 1.0), [0.0], method="DOP853", t_eval=order, rtol=RTOL, atol=atol)
     if not sol.success:
         raise RuntimeError(f"DOP853 failed on the clock equation: {sol.message}")
-    sigma = sol.y[0, np.searchsorted(order, times)]
+    sigma = sol.y[0, np.searchsorted(order, scaled)]
     # (the absolute 1e-300 covers subnormal clocks, whose spacing is not relative)
     if curves.status != 1 and np.max(sigma) > sigma_end * (1 + 1e-12) + 1e-300:
         raise RuntimeError(f"the neuron curves end at |tau| = {sigma_end} before the clock: {curves.message}")

@@ -64,20 +64,23 @@ def trajectory(
     backend = "numpy" if dps is None and method != "mpmath" else "mpmath"
     params_env: dict[str, object] = {**inputs.unit_params, **inputs.shared_params}
     t_max = float(inputs.t.max())
-    if method == "closed_form":
-        states = _closed_form(model, inputs, params_env, backend, dps)
-    elif method == "gd":
-        steps = gd_steps(inputs.t, lr, max_steps)
-        states = gradient_descent(compiled(model, "numpy"), inputs.state, params_env, steps, lr)
-    elif method == "mpmath":
-        check_flow_budget(method, compiled(model, "mpmath"), inputs.state, params_env, t_max, max_steps, dps or 30)
-        states = integrate_mpmath(compiled(model, "mpmath"), inputs.state, params_env, inputs.t, dps or 30, max_steps)
-    elif method == "taylor":
-        states = integrate_taylor(model, inputs.state, params_env, inputs.t, dps, max_steps)
-    else:
-        check_flow_budget(method, compiled(model, "numpy"), inputs.state, params_env, t_max, max_steps)
-        states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)
-    result = _with_quantities(model, states, params_env, backend, dps or 30)
+    # a non-finite float64 value is reported once, by _check_finite, not as numpy warnings on the way
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        if method == "closed_form":
+            states = _closed_form(model, inputs, params_env, backend, dps)
+        elif method == "gd":
+            steps = gd_steps(inputs.t, lr, max_steps)
+            states = gradient_descent(compiled(model, "numpy"), inputs.state, params_env, steps, lr)
+        elif method == "mpmath":
+            cm = compiled(model, "mpmath")
+            check_flow_budget(method, cm, inputs.state, params_env, t_max, max_steps, dps or 30)
+            states = integrate_mpmath(cm, inputs.state, params_env, inputs.t, dps or 30, max_steps)
+        elif method == "taylor":
+            states = integrate_taylor(model, inputs.state, params_env, inputs.t, dps, max_steps)
+        else:
+            check_flow_budget(method, compiled(model, "numpy"), inputs.state, params_env, t_max, max_steps)
+            states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)
+        result = _with_quantities(model, states, params_env, backend, dps or 30)
     if backend == "numpy":
         _check_finite(model, method, result)
     if not inputs.batched:

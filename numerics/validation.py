@@ -187,7 +187,9 @@ def validate(model: Model, t: object, params: object, init: object, exact: bool 
         if value.ndim != 0:
             raise ValueError(f"params[{name!r}] must be a scalar, got shape {value.shape}")
         _check_domain(f"params[{name!r}]", value, model.domains.get(name, "real"))
-        shared[name] = value.item() if value.dtype == object else float(value)
+        # numpy scalars: an overflow in float64 arithmetic is inf (then the OverflowError of trajectory), where a
+        # Python float's power would raise a bare OverflowError
+        shared[name] = value.item() if value.dtype == object else np.float64(value)
     if model.param_check is not None:
         model.param_check({**unit_params, **shared})
     return Inputs(times, state, unit_params, shared, batched)

@@ -777,7 +777,7 @@ def reduced_cases(draw: st.DrawFn) -> Case:
 def conservation_cases(draw: st.DrawFn) -> Case:
     model = draw(st.sampled_from([*models.names(), 3, None, "no_such_model"]))
     degree = draw(st.sampled_from([1, 2, 2, 3, 0, 2.5, True]))
-    p = draw(st.sampled_from([1, 2, 2, 0, 40, "2"]))
+    p = draw(st.sampled_from([1, 2, 2, 0, 65, "2"]))
     loss = draw(st.sampled_from(["given", "all", "none", None]))
     counting = draw(st.booleans())
     bad = (

@@ -39,14 +39,6 @@ WRONG_TYPES = {
 }
 
 
-@pytest.mark.parametrize("case", list(WRONG_TYPES))
-def test_wrong_types_are_type_errors_naming_the_argument(case) -> None:
-    changes, pattern = WRONG_TYPES[case]
-    kwargs = {"model": MODEL, "t": [0.0, 1.0], "params": PARAMS, "init": INIT, **changes}
-    with pytest.raises(TypeError, match=pattern):
-        trajectory(kwargs.pop("model"), kwargs.pop("t"), kwargs.pop("params"), kwargs.pop("init"), **kwargs)
-
-
 BAD_VALUES = {
     "empty t (scipy)": (dict(t=[], method="scipy"), r"\bt\b must hold at least one time"),
     "ragged init": (dict(init={**INIT, "a": [[1.0, 2.0], [3.0]]}), r"init\['a'\].*rectangular"),
@@ -58,11 +50,15 @@ BAD_VALUES = {
 }
 
 
-@pytest.mark.parametrize("case", list(BAD_VALUES))
-def test_bad_values_are_value_errors_naming_the_argument(case) -> None:
-    changes, pattern = BAD_VALUES[case]
+CASES = {**{k: (TypeError, *v) for k, v in WRONG_TYPES.items()}, **{k: (ValueError, *v) for k, v in BAD_VALUES.items()}}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_bad_arguments_are_refused_naming_them(case) -> None:
+    """Wrong types are ``TypeError`` (also ``ValueError``, for callers that catch one), bad values ``ValueError``."""
+    error, changes, pattern = CASES[case]
     kwargs = {"model": MODEL, "t": [0.0, 1.0], "params": PARAMS, "init": INIT, **changes}
-    with pytest.raises(ValueError, match=pattern):
+    with pytest.raises(error, match=pattern):
         trajectory(kwargs.pop("model"), kwargs.pop("t"), kwargs.pop("params"), kwargs.pop("init"), **kwargs)
 
 
