@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import itertools
 import time
+import warnings
 
 import numpy as np
 
 from numerics import agf
 from numerics.alternating import (
+    InitializationScaleWarning,
     agreement,
     attention_gradient_flow,
     attention_jump_bound,
@@ -82,6 +84,17 @@ def test_b() -> None:
     )
     flips = [sign_changes(dln_gradient_flow(X, y, a, 6.0), 0)[0] for a in (1e-4, 1e-8, 1e-16, 1e-32)]
     print(f"  GF sign change of beta_1 at alpha = 1e-4 1e-8 1e-16 1e-32: {_row(np.array(flips))}")
+    print("  not-small alpha (issue 13: GF plateau 0.0698 until 3.86 at alpha = 1e-2; InitializationScaleWarning):")
+    for alpha in (1e-2, 3e-3, 1e-3, 1e-8):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", InitializationScaleWarning)
+            finite = agf(X, y, np.full(2, np.sqrt(2) * alpha), np.zeros((2, 2)), alpha, support=np.eye(2, dtype=bool))
+        run = agreement(dln_gradient_flow(X, y, alpha, 8.0), finite.jump_times, finite.loss_levels, alpha)
+        print(
+            f"  {alpha:>7.0e} AGF tau {_row(finite.jump_times)} levels {_row(finite.loss_levels)}\n"
+            f"  {'':>7} GF  tau {_row(run.jump_times)} plateau err {_row(run.plateau_errors, 2)} "
+            f"rel err x log(1/alpha) {_row(run.relative_errors * np.log(1 / alpha), 3)}"
+        )
 
 
 def test_c() -> None:

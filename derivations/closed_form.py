@@ -1,4 +1,5 @@
-"""The closed-form solution of a model, in the per-unit form the numerics evaluate at any width."""
+"""What ``derivations.solve`` returns: a closed form in the per-unit form the numerics evaluate at any width, or
+the precise reason why the pipeline stopped."""
 
 from __future__ import annotations
 
@@ -8,31 +9,72 @@ import sympy as sp
 
 from .derivation import Derivation
 from .riccati import RiccatiSolution
+from .separable import ImplicitSolution
 
-__all__ = ["ClosedForm"]
+__all__ = ["Clock", "ClosedForm", "Unsolved"]
+
+Clock = RiccatiSolution | ImplicitSolution
+
+
+@dataclass(frozen=True)
+class Unsolved:
+    """No closed form: ``step`` is the pipeline step that stopped and ``reason`` says why; ``derivation`` holds the
+    checked steps reached so far (e.g. the flow, the conservation laws, a reduction whose ODE could not be solved)."""
+
+    model: str
+    step: str
+    reason: str
+    derivation: Derivation
+
+    def __str__(self) -> str:
+        return f"{self.model}: no closed form ({self.step}): {self.reason}"
 
 
 @dataclass(frozen=True)
 class ClosedForm:
     """Closed-form trajectories of one generic unit.
 
-    Evaluation order: ``sums`` (symbol → per-unit summand in the unit's initial values and parameters,
-    summed over all units), then ``riccati`` (symbol → solution whose coefficients may involve the sums, the
-    unit's symbols and shared parameters), then ``state`` (state name → expression of one unit at time
-    ``t`` in the initial values, sums, Riccati symbols and parameters).
-    ``derivation`` records how it was obtained; ``notes`` state conventions and degenerate cases.
+    Evaluation order: ``coordinates`` (symbol → per-unit expression in the unit's initial values, e.g. the start
+    :math:`a_0 + b_0` of an eigen-coordinate), ``sums`` (symbol → per-unit summand in the unit's initial values and
+    parameters, summed over all units), then ``clocks`` (symbol → the solution of its scalar ODE, whose
+    coefficients may involve the sums, the unit's initial values and the parameters), then ``state`` (state name →
+    expression of one unit at time ``t`` in the coordinates, initial values, sums, clocks and parameters).
+
+    ``condition`` lists per-unit expressions in the initial values that must vanish for every unit (the invariant
+    set on which the closed form holds; empty for every start); ``general`` then says why the pipeline could not
+    solve from every start. ``nonzero`` lists parameter expressions the derivation divides by (e.g. the clock's
+    eigenvalue); the closed form holds where none vanishes. ``along`` gives each sum through which the units couple
+    along the clock (e.g. theta = theta[+1] gamma + theta[-1] / gamma), so that quantities need no
+    sum over the units. ``initial_rates`` gives each clock's rate at the start from the initial values themselves
+    (no cancellation between the clock equation's coefficients). ``derivation`` records how the closed form was
+    obtained, every step checked.
     """
 
     model: str
     t: sp.Symbol
     init: dict[str, sp.Symbol]
     sums: dict[sp.Symbol, sp.Expr]
-    riccati: dict[sp.Symbol, RiccatiSolution]
+    clocks: dict[sp.Symbol, Clock]
     state: dict[str, sp.Expr]
     derivation: Derivation
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = ()
+    condition: tuple[sp.Expr, ...] = ()
+    general: Unsolved | None = None
+    nonzero: tuple[sp.Expr, ...] = ()
+    coordinates: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    along: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    initial_rates: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+
+    @property
+    def riccati(self) -> dict[sp.Symbol, RiccatiSolution]:
+        """The clocks solved by the Riccati engine."""
+        return {g: c for g, c in self.clocks.items() if isinstance(c, RiccatiSolution)}
+
+    def in_initial_values(self) -> dict[str, sp.Expr]:
+        """The state with the per-unit coordinates written in the initial values (clocks and sums kept)."""
+        return {name: expr.xreplace(self.coordinates) for name, expr in self.state.items()}
 
     def explicit(self) -> dict[str, sp.Expr]:
-        """The state with every Riccati symbol replaced by its solution (sums kept as symbols)."""
+        """The state in the initial values with every Riccati clock replaced by its solution (sums kept)."""
         solutions = {g: sol.solution for g, sol in self.riccati.items()}
-        return {name: expr.xreplace(solutions) for name, expr in self.state.items()}
+        return {name: expr.xreplace(solutions) for name, expr in self.in_initial_values().items()}

@@ -122,6 +122,11 @@ def flow_fields(instance: Instance, loss: str = "all") -> Fields:
 
     Raises :class:`UnsupportedModelError` if a component is not polynomial in the state."""
     variables = instance.variables
+    if loss == "all" and instance.model.regularizer is not None:
+        raise UnsupportedModelError(
+            f"{instance.model.name}: its loss has a regularizer, so it is not l(phi(theta)) and laws for every loss "
+            "do not apply (its own field: loss='given')"
+        )
     if loss == "all":
         rates = instance.learning_rates
         fields = tuple(tuple(rates[s] * sp.diff(f, s) for s in variables) for f in reparametrization(instance))
@@ -518,13 +523,19 @@ def laws_for_reparametrization(
 
 @cache
 def _model_laws(model: Model, degree: int, p: int, loss: str, max_cost: int) -> tuple[ConservedLaw, ...]:
-    all_fields, variables = _model_fields(model, p, "all")
-    given_fields, _ = _model_fields(model, p, "given")
+    given_fields, variables = _model_fields(model, p, "given")
+    # a regularized flow is not in the span of the fields P grad(phi_j): it has only the laws of its own field
+    all_fields = _model_fields(model, p, "all")[0] if model.regularizer is None or loss == "all" else ()
     exprs = [c for fields in (all_fields, given_fields) for f in fields for c in f]
     selector = _Selector(_Sample.draw(exprs, variables, seed=1))
-    universal = _search(all_fields, variables, degree, _count(all_fields, variables), selector, max_cost)
+    universal = (
+        _search(all_fields, variables, degree, _count(all_fields, variables), selector, max_cost) if all_fields else []
+    )
     given = []
-    if loss == "given" and not _only_universal(given_fields, all_fields, variables, degree, selector.sample, max_cost):
+    if loss == "given" and (
+        model.regularizer is not None
+        or not _only_universal(given_fields, all_fields, variables, degree, selector.sample, max_cost)
+    ):
         given = _search(given_fields, variables, degree, _count(given_fields, variables), selector, max_cost)
     instance = _instance(model, p)
     laws = []
@@ -532,7 +543,9 @@ def _model_laws(model: Model, degree: int, p: int, loss: str, max_cost: int) -> 
         proof = instance.verify_conserved(expr)
         if not (proof.holds and proof.exact):
             raise RuntimeError(f"{model.name}: the law {expr} failed its exact proof: {proof}")
-        for_all = expr in universal or all(q.holds for q in _annihilates(expr, all_fields, variables))
+        for_all = model.regularizer is None and (
+            expr in universal or all(q.holds for q in _annihilates(expr, all_fields, variables))
+        )
         laws.append(ConservedLaw(expr, _degree(expr, variables), proof, for_all))
     return tuple(laws)
 

@@ -1,5 +1,4 @@
-r"""Coordinate maps between models: push-forward of vector fields, verified exactly, and pull-back of
-closed forms.
+r"""Coordinate maps between models: push-forward of vector fields, verified exactly.
 
 A map sends one unit's state of a *source* model to one unit's state of a *target* model
 (:math:`y = \phi(x)`, linear per unit), the source parameters to the target's, and rescales time
@@ -7,9 +6,9 @@ A map sends one unit's state of a *source* model to one unit's state of a *targe
 
 .. math:: D\phi(x)\, F_{\rm source}(x) = c\; F_{\rm target}(\phi(x)),
 
-with the target's sums expressed through the source's (``sums``); ``verify`` proves both the sum relations
-(summand by summand, so for every width) and this identity. A verified map carries the target's closed
-form back to the source: that is how one derivation serves several parametrisations.
+with the target's sums expressed through the source's (``sums``); ``derivation`` proves both the sum relations
+(summand by summand, so for every width) and this identity: the models are then the same dynamics in other
+coordinates (each model's closed form is derived from its own flow by ``derivations.solve``).
 """
 
 from __future__ import annotations
@@ -18,10 +17,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from .closed_form import ClosedForm
 from .derivation import Derivation
 from .model import Model
-from .riccati import riccati_solution
 
 __all__ = ["CoordinateMap"]
 
@@ -71,52 +68,3 @@ class CoordinateMap:
                 residual=pushed - self.time_scale * target_field,
             )
         return d
-
-    def inverse_state(self) -> dict[str, sp.Expr]:
-        """Source state name → expression in the target's unit symbols (the map solved per unit)."""
-        unknowns = [self.source.symbol(n) for n in self.source.state_names]
-        # the target's symbols may share names with the source's (u -> u): solve in placeholders
-        placeholders = {n: sp.Dummy(n) for n in self.state}
-        equations = [sp.Eq(placeholders[n], e) for n, e in self.state.items()]
-        solved = sp.solve(equations, unknowns, dict=True)
-        if len(solved) != 1:
-            raise ValueError(f"the state map is not invertible per unit: {solved}")
-        back = {placeholders[n]: self.target.symbol(n) for n in self.state}
-        return {str(k): v.xreplace(back) for k, v in solved[0].items()}
-
-    def pullback(self, cf: ClosedForm) -> ClosedForm:
-        """The source model's closed form obtained from the target's (``cf``) through this map."""
-        src, tgt = self.source, self.target
-        init_of_source = {src.symbol(n): src.init_symbol(n) for n in src.state_names}
-        init_map = {tgt.init_symbol(n): e.xreplace(init_of_source) for n, e in self.state.items()}
-        param_map = {tgt.symbol(n): e for n, e in self.params.items()}
-        substitute = {**init_map, **param_map}
-        t = cf.t
-        sums = {s: e.xreplace(substitute) for s, e in cf.sums.items()}
-        riccati = {}
-        derivation = self.derivation()
-        derivation.title = f"{src.title}: closed form by pull-back from {tgt.title}"
-        taken = {*src.state_names, *src.unit_param_names, *src.shared_param_names, *src.quantities}
-        renamed = {}
-        for g, sol in cf.riccati.items():
-            # a Riccati variable must not share its name with a source symbol (e.g. the clock gamma and an
-            # output scale gamma): lambdify and xreplace identify symbols by name
-            new = sp.Symbol(f"{g}_clock", **g.assumptions0) if str(g) in taken else g
-            renamed[g] = new
-            coefficients = [
-                self.time_scale * sp.sympify(c, strict=True).xreplace(substitute) for c in (sol.c2, sol.c1, sol.c0)
-            ]
-            riccati[new] = riccati_solution(
-                *coefficients, sp.sympify(sol.y0, strict=True).xreplace(substitute), t, name=str(new), branch=sol.branch
-            )
-            derivation.extend(riccati[new].derivation)
-        inverse = self.inverse_state()
-        target_at_t = {
-            tgt.symbol(n): e.xreplace(renamed).xreplace(substitute).subs(t, self.time_scale * t)
-            for n, e in cf.state.items()
-        }
-        state = {n: e.xreplace(param_map).xreplace(target_at_t) for n, e in inverse.items()}
-        notes = (*cf.notes, *self.notes, f"pulled back from {tgt.name} with time scale {self.time_scale}")
-        return ClosedForm(
-            src.name, t, {n: src.init_symbol(n) for n in src.state_names}, sums, riccati, state, derivation, notes
-        )

@@ -36,6 +36,7 @@ class Step:
     substitutions: Mapping[sp.Basic, sp.Expr] = field(default_factory=dict)
     evidence: Mapping[sp.Symbol, tuple[float, float]] | None = None
     verifier: Callable[[], Proof] | None = None
+    key: str = ""
 
     def check(self, extra_relations: Iterable[sp.Expr] = (), extra_substitutions: Mapping | None = None) -> Proof:
         """Verify this step alone."""
@@ -108,6 +109,10 @@ class Derivation:
     def by_tag(self, tag: str) -> list[Step]:
         """The steps carrying a paper equation tag."""
         return [s for s in self.steps if s.tag == tag]
+
+    def by_key(self, key: str) -> list[Step]:
+        """The steps a pipeline recorded under ``key`` (e.g. ``"clock_ode"``), in order."""
+        return [s for s in self.steps if s.key == key]
 
     def latex(self, symbol_names: Mapping[sp.Symbol, str] | None = None, budget: float = 72.0) -> str:
         r"""The steps as one ``align`` environment: each step is introduced by ``\intertext`` with its number

@@ -25,7 +25,7 @@ import sympy as sp
 from .proof import Proof, prove_zero
 
 if TYPE_CHECKING:
-    from .closed_form import ClosedForm
+    from .closed_form import ClosedForm, Unsolved
 
 __all__ = ["Instance", "Model", "Quantity", "input_coefficients", "outputs", "population_loss"]
 
@@ -81,10 +81,13 @@ class Model:
     the tuple of its ``p`` symbols and each shared parameter name to its symbol, and return an expression, or a
     tuple of expressions for several outputs (the loss then sums over the outputs); ``moment(sym, i, j)`` is
     ``E[x_i x_j]``; ``input_dim(p)`` the number of inputs. ``quantities`` name the derived outputs, and
-    ``domains`` give each parameter's admissible range (``"real"`` or ``"positive"``). ``param_check``, if
-    given, checks the parameters jointly (a mapping from each parameter name to its value, after the
-    per-parameter checks) and raises ``ValueError`` naming the offending ones, e.g. moments that no random
-    vector has.
+    ``domains`` give each parameter's admissible range (``"real"`` or ``"positive"``).
+    ``regularizer(sym)`` (optional) is added to the population loss, e.g. weight decay
+    ``(mu/2) sum_i (a_i^2 + b_i^2)``; it enters the flow (and the quantities that declare it), not the NTK.
+    ``tags`` map the steps of ``derivations.solve`` (``"flow"``, ``"clock_ode"``, …) to the paper's equation
+    numbers. ``param_check``, if given, checks the parameters jointly (a mapping from each parameter name to its
+    value, after the per-parameter checks) and raises ``ValueError`` naming the offending ones, e.g. moments
+    that no random vector has.
     """
 
     name: str
@@ -100,16 +103,27 @@ class Model:
     quantities: Mapping[str, Quantity]
     domains: Mapping[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
-    solver: Callable[[Model], ClosedForm] | None = None
     learning_rates: Mapping[str, str] = field(default_factory=dict)
+    regularizer: Callable[[Symbols], sp.Expr] | None = None
+    tags: Mapping[str, str] = field(default_factory=dict)
     param_check: Callable[[Mapping[str, object]], None] | None = None
 
-    @cached_property
+    @property
+    def solution(self) -> ClosedForm | Unsolved:
+        """``derivations.solve(self)``: the closed form derived from the flow, or why there is none (cached)."""
+        from .pipeline import solve
+
+        return solve(self)
+
+    @property
     def closed_form(self) -> ClosedForm:
-        """The derived closed form (computed once)."""
-        if self.solver is None:
-            raise ValueError(f"model {self.name!r} has no closed-form solver")
-        return self.solver(self)
+        """The derived closed form; ``ValueError`` quoting ``Unsolved.reason`` if the pipeline found none."""
+        from .closed_form import ClosedForm
+
+        solution = self.solution
+        if not isinstance(solution, ClosedForm):
+            raise ValueError(str(solution))
+        return solution
 
     def symbol(self, name: str) -> sp.Symbol:
         """The generic (one-unit or shared) symbol called ``name``."""
@@ -189,6 +203,8 @@ class Instance:
             population_loss(f, g, self.inputs, lambda i, j: model.moment(self.sym, i, j))
             for f, g in zip(self.outputs, outputs(self.target), strict=True)
         )
+        if model.regularizer is not None:
+            self.loss += model.regularizer(self.sym)
 
     @property
     def outputs(self) -> tuple[sp.Expr, ...]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from . import models as registry
+from .closed_form import ClosedForm
 from .conservation import UnsupportedModelError, conserved_quantities
 from .model import Model
 from .naming import align_rows, latex, text_latex
@@ -105,9 +106,10 @@ def model_equations(model: Model | str, p: int = DISPLAY_WIDTH) -> ModelEquation
     flow = [sp.Eq(_dot(s), expr, evaluate=False) for s, expr in model.unit_field.items()]
     conserved, note = _conserved(model, p)
     closed = []
-    if model.solver is not None:
+    if isinstance(model.solution, ClosedForm):
         t = model.closed_form.t
         closed = [sp.Eq(sp.Function(n)(t), e, evaluate=False) for n, e in model.closed_form.state.items()]
+        closed += [sp.Eq(s, e, evaluate=False) for s, e in model.closed_form.coordinates.items()]
     return ModelEquations(model, p, _parameters(model), network, _quantities(model), flow, conserved, note, closed)
 
 
@@ -162,7 +164,7 @@ def render_model(model: Model | str, p: int = DISPLAY_WIDTH, derivation: bool = 
         parts.append(f"\\paragraph{{Conserved quantities.}} {text_latex(eq.conservation_note)}.")
     if eq.closed_form:
         parts += ["\\paragraph{Closed form.} One generic unit at time $t$:", _align(eq.closed_form)]
-    if derivation and m.solver is not None:
+    if derivation and isinstance(m.solution, ClosedForm):
         d = m.closed_form.derivation
         parts += [f"\\paragraph{{Derivation.}} {text_latex(d.title)}.", d.latex()]
     return "\n\n".join(parts)

@@ -1,57 +1,62 @@
-r"""The one Riccati engine: :math:`\dot y = c_2 y^2 + c_1 y + c_0`, constant coefficients, :math:`y(0)=y_0`.
+r"""The Riccati engine: :math:`\dot y = q(y)` for a model's own quadratic :math:`q`, constant coefficients.
 
-Every solvable model of the package reduces to this equation (Nam et al. 2025, §7 and App. H, eqs 86–95;
-the λ-balanced mode of spec §4; the linear model's eq 7). The solution is *derived*, never obtained from
-``dsolve`` (which returns wrong answers on exactly these equations, see the tooling notes): roots of the
-quadratic, factorization, partial fractions, integration of the log terms, inversion, and a check that the
-result satisfies the ODE and the initial condition. Each of these is a recorded, independently checked step.
+Every step is computed by SymPy from the previous step's object (Nam et al. 2025, App. H, eqs 86–95, done for
+whatever quadratic a model's reduction produces): the coefficients of :math:`q` by ``Poly``, the discriminant
+by ``Poly.discriminant``, the roots by ``sympy.roots``, the factorization over them, the partial fractions by
+``sympy.apart``, the integral term by term by ``sympy.integrate``, the inversion by exponentiating and
+``sympy.solve``, and the limit by ``sympy.limit``. The solution is then checked against the ODE and the initial
+condition. ``dsolve`` is never used (it returns wrong answers on exactly these equations; see
+``tests/derivations/test_sympy_regressions.py``).
 
-Conventions. ``k = sqrt(c1**2 - 4*c2*c0) >= 0`` is the rate; ``r_plus = (-c1 - k)/(2*c2)`` is the root at
-which the right-hand side has slope ``-k``, i.e. the *attracting* fixed point (for any sign of ``c2``), and
-``r_minus = (-c1 + k)/(2*c2)`` the repelling one. The generic solution is
-
-.. math:: y(t) = \frac{r_+ - r_-\kappa e^{-kt}}{1-\kappa e^{-kt}},\quad \kappa=\frac{y_0-r_+}{y_0-r_-},
-
-and its numerically stable (Möbius) form, which needs neither root and covers every branch,
+Conventions. The *attracting* root :math:`y_+` is the one where :math:`q` has slope :math:`-k`,
+:math:`k = -c_2(y_+ - y_-) = \sqrt{\Delta} \ge 0`, :math:`\Delta = c_1^2 - 4c_2c_0`; the other is :math:`y_-`.
+The numerics evaluate the engine's numerically stable (Möbius) form, valid on every branch,
 
 .. math:: y(t) = \frac{y_0 e^{-kt} + \tau\,(c_0 + \alpha y_0)}{e^{-kt} + \tau\,(\beta - c_2 y_0)},
           \qquad \tau = \frac{1-e^{-kt}}{k} = t\,\varphi_1(kt),\quad \alpha = \frac{k+c_1}{2},\
           \beta = \frac{k-c_1}{2},\quad \alpha\beta = -c_2c_0,
 
-where of ``alpha`` and ``beta`` the larger is computed directly and the other from the product, so that no
-sum cancels for any sign of the coefficients.
-
-Degenerate branches, each with its own derivation: ``c2 = 0`` (linear, and ``c1 = 0`` constant rate),
-``Delta = 0`` (double root), and ``y0`` at a root (a fixed point). A negative discriminant (finite-time
-blow-up) does not occur in any model of the package and is rejected.
+which the derivation proves equal to the derived solution. Degenerate branches are a case split derived from
+the coefficients, each solved by the same steps and each checked against the stable form: the leading
+coefficient vanishes (:math:`c_2 = 0`: linear; :math:`c_2 = c_1 = 0`: constant rate), the discriminant vanishes
+(a double root), and the start is a root (a fixed point). A negative discriminant (finite-time blow-up) occurs
+in no gradient flow of the package and is rejected.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache
 
 import sympy as sp
 
 from .derivation import Derivation
+from .proof import sample_sign
 from .special import phi1
 
-__all__ = ["ALPHA", "BETA", "RiccatiSolution", "riccati_solution"]
+__all__ = ["ALPHA", "BETA", "BRANCHES", "RiccatiSolution", "rate_split", "riccati_solution", "stable_form"]
 
 ALPHA, BETA = sp.symbols("alpha beta", real=True)
 
 BRANCHES = ("generic", "linear", "constant-rate", "double-root", "fixed-point")
+
+_C2, _C1, _C0, _Y0 = sp.symbols("c2 c1 c0 y0", real=True)
+_Y, _T = sp.Symbol("y", real=True), sp.Symbol("t", nonnegative=True)
 
 
 @dataclass(frozen=True)
 class RiccatiSolution:
     """A derived solution of ``y' = c2 y^2 + c1 y + c0``, ``y(0) = y0``.
 
-    ``solution`` is y(t) in the branch's own closed form, with every auxiliary symbol substituted
-    (``r_plus``, ``r_minus``, ``k`` are kept as symbols in ``derivation`` and defined in ``definitions``).
-    ``stable`` is the uniform numerically stable form, in terms of the coefficients, ``k`` and the symbols
-    ``ALPHA``, ``BETA`` (see ``rate_split``).
+    ``solution`` is y(t) of the branch with every auxiliary symbol substituted; ``r_plus`` (attracting),
+    ``r_minus`` and the rate ``k`` are defined in ``definitions``. ``stable`` is the uniform numerically stable
+    form in ``c2``, ``c0``, ``y0``, ``k`` and the symbols ``ALPHA``, ``BETA`` (see ``rate_split``). ``cases``
+    maps each degenerate condition (an ``Eq`` in the model's symbols) to the branch it selects.
     """
 
+    y: sp.Symbol
+    rhs: sp.Expr
     c2: sp.Expr
     c1: sp.Expr
     c0: sp.Expr
@@ -65,6 +70,7 @@ class RiccatiSolution:
     r_minus: sp.Symbol
     k: sp.Symbol
     derivation: Derivation
+    cases: dict[sp.Basic, str] = field(default_factory=dict)
 
     @property
     def discriminant(self) -> sp.Expr:
@@ -73,236 +79,425 @@ class RiccatiSolution:
 
     def rate_split(self) -> tuple[sp.Expr, sp.Expr]:
         """``alpha = (k + c1)/2`` and ``beta = (k - c1)/2`` of the stable form; ``alpha * beta = -c2 c0``."""
-        return (self.k + self.c1) / 2, (self.k - self.c1) / 2
+        return rate_split(self.c1, self.k)
 
     def __call__(self, t: sp.Expr) -> sp.Expr:
         """The solution at time ``t``."""
         return self.solution.subs(self.t, t)
 
 
-def _classify(c2: sp.Expr, c1: sp.Expr, c0: sp.Expr, y0: sp.Expr) -> str:
-    if sp.simplify(c2) == 0:
-        return "constant-rate" if sp.simplify(c1) == 0 else "linear"
-    delta = sp.simplify(c1**2 - 4 * c2 * c0)
-    if delta == 0:
-        return "fixed-point" if sp.simplify(c2 * y0**2 + c1 * y0 + c0) == 0 else "double-root"
-    if delta.is_negative:
-        raise ValueError(f"discriminant {delta} < 0: finite-time blow-up, not a supported Riccati branch")
-    if sp.simplify(c2 * y0**2 + c1 * y0 + c0) == 0:
-        return "fixed-point"
-    return "generic"
+def rate_split(c1: sp.Expr, k: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """``(alpha, beta) = ((k + c1)/2, (k - c1)/2)`` of the stable form."""
+    return (k + c1) / 2, (k - c1) / 2
+
+
+def stable_form(c2: sp.Expr, c0: sp.Expr, y0: sp.Expr, t: sp.Expr, k: sp.Expr) -> sp.Expr:
+    """The Möbius form of the module docstring, in terms of the symbols ``ALPHA`` and ``BETA``."""
+    decay, tau = sp.exp(-k * t), t * phi1(k * t)
+    return (y0 * decay + tau * (c0 + ALPHA * y0)) / (decay + tau * (BETA - c2 * y0))
 
 
 def riccati_solution(
-    c2: sp.Expr,
-    c1: sp.Expr,
-    c0: sp.Expr,
+    rhs: sp.Expr,
+    y: sp.Symbol,
     y0: sp.Expr,
     t: sp.Symbol,
-    name: str = "y",
-    branch: str | None = None,
     relations: tuple[sp.Expr, ...] = (),
-    root_names: tuple[str, str] = ("y_+", "y_-"),
-    rate: tuple[sp.Symbol, sp.Expr] | None = None,
-    tags: dict[str, str] | None = None,
+    tags: Mapping[str, str] | None = None,
 ) -> RiccatiSolution:
-    """Derive the solution of ``y' = c2 y^2 + c1 y + c0``, ``y(0) = y0``, with a recorded derivation.
+    """Derive the solution of ``y' = rhs`` (a polynomial of degree <= 2 in ``y`` with coefficients free of ``t``),
+    ``y(0) = y0``, as a recorded derivation; the roots are named ``{y}_+`` and ``{y}_-``.
 
-    ``branch`` forces a branch (one of ``BRANCHES``); by default it is decided from the coefficients
-    (symbolic coefficients whose vanishing cannot be decided are treated as generic, and the derivation
-    records the assumptions ``c2 != 0``, ``Delta > 0``, ``y0`` not a root). ``rate`` optionally names the
-    rate ``k`` as ``(symbol, expression)`` with ``expression**2 = Delta`` checked under ``relations``;
-    ``tags`` maps step keys (``"ode"``, ``"discriminant"``, ``"factor"``, ``"apart"``, ``"log"``,
-    ``"solution"``) to paper equation numbers.
+    ``tags`` maps step keys (``"ode"``, ``"discriminant"``, ``"roots"``, ``"factor"``, ``"apart"``, ``"log"``,
+    ``"solution"``, ``"limit"``) to paper equation numbers; ``relations`` are polynomial side conditions (each
+    = 0) that the checks may use.
     """
-    c2, c1, c0, y0 = (sp.sympify(c, strict=True) for c in (c2, c1, c0, y0))
-    branch = branch or _classify(c2, c1, c0, y0)
-    if branch not in BRANCHES:
-        raise ValueError(f"branch must be one of {BRANCHES}, got {branch!r}")
-    tags = tags or {}
-    y = sp.Function(name)(t)
-    ys = sp.Symbol(name)
-    r_plus, r_minus = sp.Symbol(root_names[0]), sp.Symbol(root_names[1])
-    k = rate[0] if rate else sp.Symbol("k", nonnegative=True)
-    k_expr = rate[1] if rate else sp.sqrt(c1**2 - 4 * c2 * c0)
-    rhs = c2 * ys**2 + c1 * ys + c0
-    derivation = Derivation(f"Riccati equation for {name}", relations=tuple(relations))
+    tags = dict(tags or {})
+    rhs, y0 = sp.sympify(rhs, strict=True), sp.sympify(y0, strict=True)
+    if t in rhs.free_symbols or not rhs.is_polynomial(y) or sp.degree(rhs, y) > 2:
+        raise ValueError(f"not a constant-coefficient Riccati right-hand side in {y}: {rhs}")
+    poly = sp.Poly(rhs, y)
+    c2, c1, c0 = _coefficients(poly)
+    branch = _classify(c2, c1, c0, y0)
+    r_plus, r_minus = sp.Symbol(f"{y}_+", real=True), sp.Symbol(f"{y}_-", real=True)
+    k = sp.Symbol("k", nonnegative=True)
+    derivation = Derivation(f"Riccati equation for {y}", relations=tuple(relations))
+    yt = sp.Function(str(y))(t)
     derivation.add(
-        sp.Eq(sp.Derivative(y, t), rhs.subs(ys, y)),
-        "the Riccati equation to solve, with constant coefficients",
+        sp.Eq(sp.Derivative(yt, t), rhs.subs(y, yt)),
+        f"the equation to solve: degree {poly.degree()} in {y}, coefficients free of t",
         tags.get("ode", ""),
+        key="ode",
         residual=sp.S.Zero,
     )
-    solver = {
-        "generic": _generic,
-        "double-root": _double_root,
-        "linear": _linear,
-        "constant-rate": _constant_rate,
-        "fixed-point": _fixed_point,
-    }[branch]
-    solution, stable, definitions = solver(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags)
-    derivation.add(
-        sp.Eq(sp.Derivative(y, t) - rhs.subs(ys, y), 0),
-        f"check: the solution satisfies the ODE ({branch} branch)",
-        residual=sp.diff(solution, t) - rhs.subs(ys, solution),
+    solution, definitions, (checked, checked_rhs), facts = _SOLVERS[branch](
+        derivation, poly, y, y0, t, (r_plus, r_minus, k), tags
     )
     derivation.add(
-        sp.Eq(y.subs(t, 0), y0),
+        sp.Eq(sp.Derivative(yt, t), rhs.subs(y, yt)),
+        f"check: the solution satisfies the equation ({branch} branch)",
+        residual=sp.diff(checked, t) - checked_rhs.subs(y, checked),
+        relations=facts,
+        key="verified",
+    )
+    derivation.add(
+        sp.Eq(yt.subs(t, 0), y0),
         "check: the initial condition",
-        residual=solution.subs(t, 0) - y0,
+        residual=checked.subs(t, 0) - y0,
+        relations=facts,
+        key="verified",
     )
-    return RiccatiSolution(c2, c1, c0, y0, t, branch, solution, stable, definitions, r_plus, r_minus, k, derivation)
+    cases = _case_split(derivation, poly, y, y0, t) if branch == "generic" else {}
+    stable = stable_form(c2, c0, y0, t, k)
+    return RiccatiSolution(
+        y, rhs, c2, c1, c0, y0, t, branch, solution, stable, definitions, r_plus, r_minus, k, derivation, cases
+    )
 
 
-def _generic(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags):
-    derivation.assumptions = (
-        *derivation.assumptions,
-        "c2 != 0",
-        "Delta = c1^2 - 4 c2 c0 > 0",
-        "y0 is not a root",
+def _coefficients(poly: sp.Poly) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """``(c2, c1, c0)``, each factored: ``Poly`` expands them, and a square such as ``(a_0 + b_0)^2`` must stay one,
+    or it cancels in floating point for nearly anti-balanced units."""
+    y = poly.gen
+    return tuple(sp.factor(poly.coeff_monomial(y**n)) for n in (2, 1, 0))  # type: ignore[return-value]
+
+
+def _classify(c2: sp.Expr, c1: sp.Expr, c0: sp.Expr, y0: sp.Expr) -> str:
+    """The branch forced by the coefficients themselves (not by a condition on their symbols)."""
+
+    def zero(expr: sp.Expr) -> bool:
+        return sp.cancel(sp.together(expr)) == 0
+
+    if zero(c2) and zero(c1):
+        return "fixed-point" if zero(c0) else "constant-rate"
+    if zero(c2):
+        return "linear"
+    if zero(c2 * y0**2 + c1 * y0 + c0):
+        return "fixed-point"
+    delta = sp.cancel(sp.together(c1**2 - 4 * c2 * c0))
+    if delta == 0:
+        return "double-root"
+    if delta.is_negative:
+        raise ValueError(f"discriminant {delta} < 0: finite-time blow-up, not a supported Riccati branch")
+    return "generic"
+
+
+@dataclass(frozen=True)
+class _Integration:
+    """The separated integral of ``dy / q(y)`` (``q`` factored over root symbols) and its inversion."""
+
+    factored: sp.Expr
+    partial_fractions: sp.Expr
+    antiderivative: sp.Expr
+    exponentiated: sp.Eq | None
+    solution: sp.Expr
+
+
+def _integrate_and_invert(
+    lead: sp.Expr, roots: Mapping[sp.Symbol, int], y: sp.Symbol, y0: sp.Expr, t: sp.Symbol
+) -> _Integration:
+    r"""Separate :math:`dy/(\mathrm{lead}\prod (y - r)^m) = dt`, integrate from ``y0`` and solve for ``y``.
+
+    The partial fractions come from ``sympy.apart`` and the antiderivative from ``sympy.integrate`` term by term
+    (never of an unfactored quadratic: sympy#29081). With logarithms, both sides are divided by the coefficient
+    of the first one and exponentiated, which leaves an equation rational in ``y``; ``sympy.solve`` must return
+    exactly one solution."""
+    factored = lead * sp.Mul(*((y - r) ** m for r, m in roots.items()))
+    partial = sp.apart(1 / factored, y)
+    antiderivative = sp.Add(*(sp.integrate(term, y) for term in sp.Add.make_args(partial)))
+    # sympy.integrate returns log(c (y - r)) for c/(c (y - r)); an antiderivative may drop the constant log(c)
+    antiderivative = antiderivative.replace(
+        lambda e: isinstance(e, sp.log),
+        lambda e: next((sp.log(y - r) for r in roots if not sp.cancel(e.args[0] / (y - r)).has(y)), e),
     )
-    delta = sp.factor(c1**2 - 4 * c2 * c0)
+    # the first root's logarithm sets the scale: for the attracting root the exponent is then -k t
+    logs = {r: antiderivative.coeff(sp.log(y - r)) for r in roots if antiderivative.coeff(sp.log(y - r)) != 0}
+    exponentiated = None
+    if logs:
+        scale = next(iter(logs.values()))
+        if sp.expand(antiderivative - sum(c * sp.log(y - r) for r, c in logs.items())) != 0:
+            raise RuntimeError(f"the antiderivative {antiderivative} is not a sum of logarithms")
+        exponent = sum(sp.cancel(c / scale) * (sp.log(y - r) - sp.log(y0 - r)) for r, c in logs.items())
+        exponentiated = sp.Eq(sp.powsimp(sp.exp(exponent)), sp.exp(sp.cancel(t / scale)))
+        # solved for y with the exponential as one symbol, so that it stays e^{-kt} in the solution
+        decay = sp.Dummy("E", positive=True)
+        solved = [_tidy(s, decay).xreplace({decay: exponentiated.rhs}) for s in sp.solve(exponentiated.lhs - decay, y)]
+    else:
+        solved = sp.solve(antiderivative - antiderivative.subs(y, y0) - t, y)
+    if len(solved) != 1:
+        raise RuntimeError(f"inverting the integral of dy/({factored}) gave {solved}")
+    return _Integration(factored, partial, antiderivative, exponentiated, solved[0])
+
+
+def _tidy(expr: sp.Expr, decay: sp.Symbol) -> sp.Expr:
+    """Numerator and denominator collected in powers of ``decay`` with factored coefficients (display only)."""
+    numerator, denominator = sp.fraction(sp.together(expr))
+    return sp.collect(sp.expand(numerator), decay, sp.factor) / sp.collect(sp.expand(denominator), decay, sp.factor)
+
+
+def _record_integration(
+    derivation: Derivation,
+    step: _Integration,
+    y: sp.Symbol,
+    y0: sp.Expr,
+    t: sp.Symbol,
+    tags: Mapping[str, str],
+    prefix: str = "",
+) -> None:
+    """The partial-fraction, integration, exponentiation and inversion steps of ``step``."""
+    derivation.add(
+        sp.Eq(1 / step.factored, step.partial_fractions, evaluate=False),
+        f"{prefix}partial fractions (sympy.apart)",
+        tags.get("apart", ""),
+        key="apart",
+        residual=1 / step.factored - step.partial_fractions,
+    )
+    y_0 = sp.Symbol(f"{y}_0")
+    derivation.add(
+        sp.Eq(step.antiderivative - step.antiderivative.subs(y, y_0), t),
+        f"{prefix}separate variables and integrate from 0 to t, term by term (sympy.integrate; no factor changes "
+        "sign along the flow); checked by differentiating the antiderivative",
+        tags.get("log", ""),
+        key="log",
+        residual=sp.diff(step.antiderivative, y) - 1 / step.factored,
+    )
+    if step.exponentiated is not None:
+        derivation.add(
+            step.exponentiated,
+            f"{prefix}divide by the coefficient of the first logarithm and exponentiate",
+            tags.get("log", ""),
+            key="exponentiate",
+            residual=(step.exponentiated.lhs - step.exponentiated.rhs).subs(y, step.solution),
+        )
+        return
+    derivation.add(
+        sp.Eq(sp.Function(str(y))(t), step.solution),
+        f"{prefix}solve for {y} (sympy.solve)",
+        tags.get("solution", ""),
+        key="solution",
+        residual=(step.antiderivative - step.antiderivative.subs(y, y0) - t).subs(y, step.solution),
+    )
+
+
+def _generic(derivation, poly, y, y0, t, names, tags):
+    r_plus, r_minus, k = names
+    c2, c1, c0 = _coefficients(poly)
+    delta = sp.factor(poly.discriminant())
+    derivation.assumptions = (*derivation.assumptions, "c2 != 0", "Delta > 0", f"{y}(0) is not a root")
     derivation.add(
         sp.Eq(k**2, delta),
-        "discriminant of the quadratic right-hand side; k >= 0 is the rate",
+        "discriminant of the quadratic (Poly.discriminant); k >= 0 is the rate",
         tags.get("discriminant", ""),
-        residual=k_expr**2 - (c1**2 - 4 * c2 * c0),
+        key="discriminant",
+        residual=delta - (c1**2 - 4 * c2 * c0),
     )
-    roots = {r_plus: (-c1 - k) / (2 * c2), r_minus: (-c1 + k) / (2 * c2)}
-    for root, expr in roots.items():
+    found = sp.roots(poly)
+    if sorted(found.values()) != [1, 1]:
+        raise RuntimeError(f"sympy.roots found {found} for a quadratic with non-zero discriminant")
+    plus, minus = _attracting_first(poly, list(found))
+    roots = {r_plus: plus, r_minus: minus}
+    for symbol, value in roots.items():
         derivation.add(
-            sp.Eq(root, expr),
-            "root of the quadratic (r_+ is the attracting one: slope -k there)",
+            sp.Eq(symbol, value),
+            f"root of the quadratic (sympy.roots), {'attracting' if symbol == r_plus else 'repelling'}: "
+            f"slope {'-k' if symbol == r_plus else '+k'} there",
             tags.get("roots", ""),
-            residual=(c2 * ys**2 + c1 * ys + c0).subs(ys, expr),
-            relations=(k**2 - (c1**2 - 4 * c2 * c0),),
+            key="roots",
+            residual=poly.as_expr().subs(y, value),
         )
-    quadratic = c2 * ys**2 + c1 * ys + c0
-    factored = c2 * (ys - r_plus) * (ys - r_minus)
-    root_relation = (k**2 - (c1**2 - 4 * c2 * c0),)
     derivation.add(
-        sp.Eq(quadratic, factored),
-        "factorization over the two real roots",
+        sp.Eq(c2 * (y - r_plus) * (y - r_minus), poly.as_expr()),
+        "factorization over the two real roots (their sum and product are -c1/c2 and c0/c2)",
         tags.get("factor", ""),
+        key="factor",
         substitutions=roots,
-        relations=root_relation,
     )
+    rate = -c2 * (r_plus - r_minus)
     derivation.add(
-        sp.Eq(c2 * (r_plus - r_minus), -k),
-        "the rate in terms of the roots",
+        sp.Eq(k, rate),
+        "the rate in terms of the roots: (c2 (y_+ - y_-))^2 = Delta, and k >= 0 at the attracting root",
         tags.get("factor", ""),
+        key="factor",
+        residual=rate**2 - delta,
         substitutions=roots,
     )
-    fraction = 1 / ((ys - r_plus) * (ys - r_minus))
-    derivation.add(sp.Eq(fraction, sp.apart(fraction, ys)), "partial fractions", tags.get("apart", ""))
-    y_0 = sp.Symbol(f"{ys}_0")
-    log_form = sp.log((ys - r_plus) / (ys - r_minus)) - sp.log((y_0 - r_plus) / (y_0 - r_minus))
+    step = _integrate_and_invert(-k / (r_plus - r_minus), {r_plus: 1, r_minus: 1}, y, y0, t)
+    _record_integration(derivation, step, y, y0, t, tags)
     derivation.add(
-        sp.Eq(log_form, -k * t),
-        "separate variables and integrate from 0 to t (neither y - r_± changes sign along the flow); "
-        "checked by differentiating both sides along the ODE",
-        tags.get("log", ""),
-        residual=sp.diff(log_form, ys) * factored + k,
-        substitutions=roots,
-    )
-    kappa = (y0 - r_plus) / (y0 - r_minus)
-    decay = sp.exp(-k * t)
-    solved = sp.solve(sp.Eq(ys - r_plus, kappa * decay * (ys - r_minus)), ys)
-    if len(solved) != 1:
-        raise RuntimeError(f"inversion of the log form gave {solved}")
-    y_t = solved[0]
-    paper_form = (r_plus - r_minus * kappa * decay) / (1 - kappa * decay)
-    derivation.add(
-        sp.Eq(ys, paper_form),
-        "exponentiate and solve the linear equation for y, kappa = (y0 - r_+)/(y0 - r_-)",
+        sp.Eq(sp.Function(str(y))(t), step.solution),
+        "solve the exponentiated equation, linear in y (sympy.solve)",
         tags.get("solution", ""),
-        residual=y_t - paper_form,
+        key="solution",
+        residual=sp.diff(step.solution, t)
+        - (-k / (r_plus - r_minus)) * (step.solution - r_plus) * (step.solution - r_minus),
     )
-    tau = t * phi1(k * t)
-    stable = (y0 * decay + tau * (c0 + ALPHA * y0)) / (decay + tau * (BETA - c2 * y0))
-    split = {ALPHA: -c2 * r_plus, BETA: c2 * r_minus}
+    positive = sp.Symbol("k", positive=True)
+    limit = sp.limit(step.solution.xreplace({k: positive}), t, sp.oo).xreplace({positive: k})
     derivation.add(
-        sp.Eq(ALPHA * BETA, -c2 * c0),
-        "alpha = (k + c1)/2 = -c2 r_+ and beta = (k - c1)/2 = c2 r_- multiply to -c2 c0",
-        residual=(k + c1) * (k - c1) / 4 + c2 * c0,
-        relations=root_relation,
+        sp.Eq(sp.Limit(sp.Function(str(y))(t), t, sp.oo), limit),
+        "t -> oo with k > 0 (sympy.limit)",
+        tags.get("limit", ""),
+        key="limit",
+        residual=limit - r_plus,
     )
+    # the checks below hold for every coefficients with these root relations, so they are made with the coefficients
+    # as symbols (small Gröbner bases); the model's coefficients are one instance
+    C2, C1, C0 = _C2, _C1, _C0
+    facts = (C2 * (r_plus + r_minus) + C1, C2 * r_plus * r_minus - C0, k + C2 * (r_plus - r_minus))
+    stable = stable_form(C2, C0, y0, t, k).xreplace(dict(zip((ALPHA, BETA), rate_split(C1, k), strict=True)))
     derivation.add(
-        sp.Eq(ys, stable),
-        "numerically stable Möbius form (tau = t phi1(kt) = (1 - e^{-kt})/k): no root, no cancelling sum",
-        residual=paper_form - stable.xreplace(split),
-        substitutions=roots,
+        sp.Eq(sp.Function(str(y))(t), stable_form(c2, c0, y0, t, k)),
+        "numerically stable Möbius form (tau = t phi1(kt) = (1 - e^{-kt})/k, alpha = (k + c1)/2, "
+        "beta = (k - c1)/2, alpha beta = -c2 c0): no root and no cancelling sum",
+        residual=step.solution - stable,
+        relations=facts,
+        key="stable",
     )
-    limit_form = r_plus + k * (y0 - r_plus) * decay / (k - c2 * (y0 - r_plus) * (1 - decay))
-    derivation.add(
-        sp.Eq(sp.Limit(ys, t, sp.oo), r_plus),
-        "t -> oo: e^{-kt} -> 0 for k > 0 in a form continuous at e^{-kt} = 0 (denominator k - c2 (y0 - r_+) "
-        "!= 0 because y0 != r_-)",
-        residual=(limit_form - paper_form) + (limit_form.subs(decay, 0) - r_plus),
-        substitutions=roots,
-    )
-    definitions = {r_plus: roots[r_plus].subs(k, k_expr), r_minus: roots[r_minus].subs(k, k_expr), k: k_expr}
-    solution = paper_form.subs({r_plus: roots[r_plus], r_minus: roots[r_minus]}).subs(k, k_expr)
-    derivation.definitions.update(roots)
-    derivation.relations = (*derivation.relations, *root_relation)
-    return solution, stable, definitions
+    definitions = {r_plus: plus, r_minus: minus, k: sp.factor(rate.xreplace(roots))}
+    solution = step.solution.xreplace({k: rate}).xreplace(roots)
+    return solution, definitions, (step.solution, C2 * y**2 + C1 * y + C0), facts
 
 
-def _double_root(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags):
+def _attracting_first(poly: sp.Poly, roots: list[sp.Expr]) -> tuple[sp.Expr, sp.Expr]:
+    """The two roots ordered (attracting, repelling): the slope of the quadratic is negative at the first.
+
+    The slope at a root is ``±sqrt(Delta)``; its sign is read off by SymPy's assumptions, else at a random point
+    of the symbols' domains (the sign is the same everywhere the discriminant is positive)."""
+    slope = sp.diff(poly.as_expr(), poly.gen)
+    first = sp.simplify(slope.subs(poly.gen, roots[0]))
+    negative = first.is_negative
+    if negative is None:
+        negative = sample_sign(first) < 0
+    return (roots[0], roots[1]) if negative else (roots[1], roots[0])
+
+
+def _linear(derivation, poly, y, y0, t, names, tags):
+    r_plus, _, k = names
+    _, c1, c0 = _coefficients(poly)
+    derivation.assumptions = (*derivation.assumptions, "c2 = 0")
+    if sp.expand(c1) == 0:
+        step = _integrate_and_invert(c0, {}, y, y0, t)
+        _record_integration(derivation, step, y, y0, t, tags, "constant rate: ")
+        return step.solution, {k: sp.S.Zero}, (step.solution, poly.as_expr()), ()
+    (root,) = sp.roots(poly)
+    derivation.add(
+        sp.Eq(r_plus, root),
+        "the fixed point (sympy.roots)",
+        tags.get("roots", ""),
+        key="roots",
+        residual=poly.as_expr().subs(y, root),
+    )
+    step = _integrate_and_invert(c1, {r_plus: 1}, y, y0, t)
+    _record_integration(derivation, step, y, y0, t, tags, "linear: ")
+    solution = step.solution.xreplace({r_plus: root})
+    derivation.add(
+        sp.Eq(sp.Function(str(y))(t), solution),
+        "the solution",
+        tags.get("solution", ""),
+        key="solution",
+        residual=sp.diff(solution, t) - poly.as_expr().subs(y, solution),
+    )
+    return solution, {r_plus: root, k: sp.Abs(c1)}, (solution, poly.as_expr()), ()
+
+
+def _double_root(derivation, poly, y, y0, t, names, tags):
+    r_plus, r_minus, k = names
+    c2, _, _ = _coefficients(poly)
     derivation.assumptions = (*derivation.assumptions, "c2 != 0", "Delta = 0")
-    root = -c1 / (2 * c2)
+    ((root, multiplicity),) = sp.roots(poly).items()
     derivation.add(
-        sp.Eq(c2 * ys**2 + c1 * ys + c0, c2 * (ys - root) ** 2),
-        "double root: the discriminant vanishes",
-        tags.get("factor", ""),
-        residual=(c2 * ys**2 + c1 * ys + c0) - c2 * (ys - root) ** 2 + (c1**2 - 4 * c2 * c0) / (4 * c2),
-        relations=(c1**2 - 4 * c2 * c0,),
+        sp.Eq(r_plus, root),
+        f"the double root (sympy.roots, multiplicity {multiplicity})",
+        tags.get("roots", ""),
+        residual=poly.as_expr().subs(y, root),
     )
-    solution = root + (y0 - root) / (1 - c2 * (y0 - root) * t)
+    step = _integrate_and_invert(c2, {r_plus: 2}, y, y0, t)
+    _record_integration(derivation, step, y, y0, t, tags, "double root: ")
+    solution = step.solution.xreplace({r_plus: root})
+    return solution, {r_plus: root, r_minus: root, k: sp.S.Zero}, (solution, poly.as_expr()), ()
+
+
+def _fixed_point(derivation, poly, y, y0, t, names, tags):
+    r_plus, _, k = names
+    derivation.assumptions = (*derivation.assumptions, f"{y}(0) is a root")
     derivation.add(
-        sp.Eq(sp.Derivative(1 / (sp.Function("y")(t) - root), t), -c2),
-        "1/(y - r) decreases linearly at rate c2",
+        sp.Eq(poly.as_expr().subs(y, y0), 0),
+        f"{y}(0) is a fixed point: the right-hand side vanishes there, so {y} is constant (uniqueness)",
         tags.get("solution", ""),
-        residual=sp.diff(1 / (solution - root), t) + c2,
+        key="solution",
+        residual=poly.as_expr().subs(y, y0),
     )
-    stable = solution
-    definitions = {r_plus: root, r_minus: root, k: sp.S.Zero}
-    derivation.relations = (*derivation.relations, c1**2 - 4 * c2 * c0)
-    return solution, stable, definitions
+    constant = y0 + 0 * t
+    return constant, {r_plus: y0, k: sp.Abs(sp.diff(poly.as_expr(), y).subs(y, y0))}, (constant, poly.as_expr()), ()
 
 
-def _linear(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags):
-    derivation.assumptions = (*derivation.assumptions, "c2 = 0", "c1 != 0")
-    fixed = -c0 / c1
-    solution = fixed + (y0 - fixed) * sp.exp(c1 * t)
-    derivation.add(
-        sp.Eq(sp.Function(str(ys))(t) - fixed, (y0 - fixed) * sp.exp(c1 * t)),
-        "c2 = 0: linear equation; the distance to the fixed point -c0/c1 evolves as e^{c1 t}",
-        tags.get("solution", ""),
-        residual=sp.diff((solution - fixed) * sp.exp(-c1 * t), t),
+_SOLVERS: dict[str, Callable] = {
+    "generic": _generic,
+    "linear": _linear,
+    "constant-rate": _linear,
+    "double-root": _double_root,
+    "fixed-point": _fixed_point,
+}
+
+
+@cache
+def _abstract_cases() -> tuple[tuple[str, Derivation], ...]:
+    """The degenerate branches of ``y' = c2 y^2 + c1 y + c0`` for abstract coefficients, each derived by the same
+    steps as a model's equation and proved equal to the stable form there (``k = sqrt(Delta)`` is then one of a
+    few linear expressions, the two signs of an absolute value)."""
+    c2, c1, c0, y0, y, t = _C2, _C1, _C0, _Y0, _Y, _T
+    k = sp.Symbol("k", nonnegative=True)
+    cases = (
+        ("c2 = 0", c1 * y + c0, (k - c1, k + c1)),
+        ("c2 = c1 = 0", c0 + 0 * y, (k,)),
+        ("Delta = 0", c2 * y**2 + c1 * y + c1**2 / (4 * c2), (k,)),
+        ("q(y0) = 0", c2 * y**2 + c1 * y - c2 * y0**2 - c1 * y0, (k - c1 - 2 * c2 * y0, k + c1 + 2 * c2 * y0)),
     )
-    stable = solution
-    return solution, stable, {r_plus: fixed, k: sp.Abs(c1)}
+    found = []
+    for label, rhs, rates in cases:
+        case_poly = sp.Poly(rhs, y)
+        branch = _classify(*_coefficients(case_poly), y0)
+        sub = Derivation(f"case {label}: {branch}")
+        solution, *_ = _SOLVERS[branch](sub, case_poly, y, y0, t, (*_names(y), k), {})
+        d2, d1, d0 = _coefficients(case_poly)
+        stable = stable_form(d2, d0, y0, t, k).xreplace(dict(zip((ALPHA, BETA), rate_split(d1, k), strict=True)))
+        for rate in rates:
+            value = sp.solve(rate, k)[0]
+            sub.add(
+                sp.Eq(sp.Function("y")(t), solution),
+                f"the stable form with k = {sp.sstr(value)} is this branch's solution",
+                residual=(stable - solution).xreplace({k: value}),
+                key="stable",
+            )
+        found.append((branch, sub))
+    return tuple(found)
 
 
-def _constant_rate(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags):
-    derivation.assumptions = (*derivation.assumptions, "c2 = c1 = 0")
-    solution = y0 + c0 * t
-    derivation.add(
-        sp.Eq(sp.Function(str(ys))(t), solution),
-        "c2 = c1 = 0: constant rate",
-        tags.get("solution", ""),
-        residual=sp.diff(solution, t) - c0,
+def _case_split(derivation: Derivation, poly: sp.Poly, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol) -> dict:
+    """The degenerate branches of a generic quadratic: each condition (the leading coefficient, then the
+    discriminant, then the start) is derived from the model's coefficients, and the branch it selects is the
+    abstract case (``_abstract_cases``) with those coefficients, recorded with its steps."""
+    c2, c1, c0 = _coefficients(poly)
+    conditions = (
+        sp.Eq(c2, 0),
+        sp.And(sp.Eq(c2, 0), sp.Eq(c1, 0)),
+        sp.Eq(sp.factor(poly.discriminant()), 0),
+        sp.Eq(sp.factor(c2 * y0**2 + c1 * y0 + c0), 0),
     )
-    return solution, solution, {k: sp.S.Zero}
+    found = {}
+    for condition, (branch, sub) in zip(conditions, _abstract_cases(), strict=True):
+        if condition is sp.false:
+            continue
+        derivation.add(
+            condition,
+            f"degenerate case: the {branch} branch, the abstract case below with the equation's own coefficients",
+            residual=sp.S.Zero,
+            key="case",
+        )
+        for step in sub.steps:
+            derivation.steps.append(replace(step, justification=f"{sub.title}: {step.justification}", key="case"))
+        found[condition] = branch
+    return found
 
 
-def _fixed_point(derivation, c2, c1, c0, y0, t, ys, r_plus, r_minus, k, k_expr, tags):
-    derivation.assumptions = (*derivation.assumptions, "y0 is a root of c2 y^2 + c1 y + c0")
-    derivation.add(
-        sp.Eq(c2 * y0**2 + c1 * y0 + c0, 0),
-        "y0 is a fixed point: the right-hand side vanishes there, so y is constant (uniqueness)",
-        tags.get("solution", ""),
-        residual=c2 * y0**2 + c1 * y0 + c0,
-    )
-    return y0 + 0 * t, y0 + 0 * t, {r_plus: y0, k: k_expr}
+def _names(y: sp.Symbol) -> tuple[sp.Symbol, sp.Symbol]:
+    return sp.Symbol(f"{y}_+", real=True), sp.Symbol(f"{y}_-", real=True)

@@ -72,7 +72,7 @@ def _clocks(cf: ClosedForm, sums: dict[sp.Symbol, sp.Expr] | None = None) -> dic
 def _unit_row(name: str, mode: str, rate_name: str | None, imbalance: str) -> ModeRow:
     model = models.get(name)
     cf = model.closed_form
-    a_t, b_t = cf.state["a"], cf.state["b"]
+    a_t, b_t = (cf.in_initial_values()[n] for n in ("a", "b"))
     a0, b0 = cf.init["a"], cf.init["b"]
     rate = model.symbol(rate_name) if rate_name else sp.S.One
     return ModeRow(
@@ -96,8 +96,9 @@ def _scalar_row(p: int = 2) -> ModeRow:
     a0, b0 = cf.init["a"], cf.init["b"]
     units = [{a0: sp.Symbol(f"a_{i}(0)", real=True), b0: sp.Symbol(f"b_{i}(0)", real=True)} for i in range(1, p + 1)]
     sums = {sym: sum(summand.xreplace(u) for u in units) for sym, summand in cf.sums.items()}
-    a_t = [cf.state["a"].xreplace(sums).xreplace(u) for u in units]
-    b_t = [cf.state["b"].xreplace(sums).xreplace(u) for u in units]
+    state = cf.in_initial_values()
+    a_t = [state["a"].xreplace(sums).xreplace(u) for u in units]
+    b_t = [state["b"].xreplace(sums).xreplace(u) for u in units]
     sigma0 = sum(u[a0] ** 2 + u[b0] ** 2 for u in units) / (2 * Z)
     s0 = sum(u[a0] * u[b0] for u in units) / Z
     theta = sum(x * y for x, y in zip(a_t, b_t, strict=True)) / Z
@@ -122,7 +123,7 @@ def _linear_row() -> ModeRow:
     return ModeRow(
         "linear_model",
         "theta_i",
-        cf.state["theta"],
+        cf.in_initial_values()["theta"],
         sp.S.One,
         model.symbol("lam"),
         None,

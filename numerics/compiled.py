@@ -1,4 +1,4 @@
-"""Lambdified per-unit functions of a model: its vector field, its quantities and its closed form.
+"""Lambdified per-unit functions of a model: its vector field and its quantities (closed forms: ``closed_form``).
 
 Everything is compiled once per (model, backend) from the SymPy objects of ``derivations``; arrays carry
 units on the last axis, so one compiled function serves every width and batch.
@@ -29,14 +29,11 @@ class CompiledModel:
     sum_summands: dict[str, Callable[..., object]]
     unit_quantities: dict[str, Callable[..., object]]
     scalar_quantities: dict[str, Callable[..., object]]
-    cf_sums: dict[str, Callable[..., object]]
-    cf_riccati: dict[str, tuple[Callable[..., object], ...]]
-    cf_state: dict[str, Callable[..., object]]
-    cf_positive: frozenset[str] = frozenset()
     scalar_scaling: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 
 
-def _lambdify(expr: sp.Expr, backend: str) -> Callable[..., object]:
+def lambdified(expr: sp.Expr, backend: str) -> Callable[..., object]:
+    """``expr`` as a callable taking keyword arguments named by its free symbols (listed in ``.names``)."""
     symbols = sorted(expr.free_symbols, key=str)
     names = [str(s) for s in symbols]
     modules = "numpy" if backend == "numpy" else "mpmath"
@@ -53,22 +50,12 @@ def _lambdify(expr: sp.Expr, backend: str) -> Callable[..., object]:
 def compiled(model: Model, backend: str = "numpy") -> CompiledModel:
     """The compiled functions of ``model`` for ``backend`` (``"numpy"`` or ``"mpmath"``)."""
     quantities = model.quantities
-    vector_field = {str(s): _lambdify(e, backend) for s, e in model.unit_field.items()}
-    sums = {n: _lambdify(q.expr, backend) for n, q in quantities.items() if q.kind == "sum"}
-    units = {n: _lambdify(q.expr, backend) for n, q in quantities.items() if q.kind == "unit"}
-    scalars = {n: _lambdify(q.expr, backend) for n, q in quantities.items() if q.kind == "scalar"}
-    cf = model.closed_form if model.solver is not None else None
-    cf_sums, cf_riccati, cf_state, positive = {}, {}, {}, frozenset()
-    if cf is not None:
-        cf_sums = {str(s): _lambdify(e, backend) for s, e in cf.sums.items()}
-        cf_riccati = {
-            str(g): tuple(_lambdify(sp.sympify(c, strict=True), backend) for c in (sol.c2, sol.c1, sol.c0, sol.y0))
-            for g, sol in cf.riccati.items()
-        }
-        cf_state = {n: _lambdify(e, backend) for n, e in cf.state.items()}
-        positive = frozenset(str(g) for g in cf.riccati if g.is_positive)
+    vector_field = {str(s): lambdified(e, backend) for s, e in model.unit_field.items()}
+    sums = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "sum"}
+    units = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "unit"}
+    scalars = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "scalar"}
     scaling = {n: groups for n in scalars if (groups := scaling_groups(model, n))}
-    return CompiledModel(model, vector_field, sums, units, scalars, cf_sums, cf_riccati, cf_state, positive, scaling)
+    return CompiledModel(model, vector_field, sums, units, scalars, scaling)
 
 
 @dataclass(frozen=True)
@@ -148,12 +135,21 @@ def batch_field(model: Model) -> BatchField:
 
 
 def mp_vectorize(f: Callable[..., object]) -> Callable[..., np.ndarray]:
-    """Broadcast a scalar mpmath callable over object arrays (keyword arguments)."""
+    """Broadcast a scalar mpmath callable over object arrays (keyword arguments), for any number of arguments.
+
+    The arguments are broadcast together and ``f`` is called once per element: ``np.frompyfunc`` would cap the
+    number of arguments at numpy's 64 operands, which a linear network of width 5 already exceeds.
+    """
 
     def call(**values: object) -> np.ndarray:
+        if not values:
+            return np.asarray(f())
         names = list(values)
-        ufunc = np.frompyfunc(lambda *args: f(**dict(zip(names, args, strict=True))), len(names), 1)
-        return ufunc(*(np.asarray(values[n], dtype=object) for n in names)) if names else np.asarray(f())
+        arrays = np.broadcast_arrays(*(np.asarray(values[n], dtype=object) for n in names))
+        out = np.empty(arrays[0].shape, dtype=object)
+        for index in np.ndindex(out.shape):
+            out[index] = f(**{n: a[index] for n, a in zip(names, arrays, strict=True)})
+        return out if out.ndim else out[()]
 
     return call
 

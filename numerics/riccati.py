@@ -15,9 +15,10 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from derivations.riccati import ALPHA, BETA, riccati_solution
+from derivations.riccati import ALPHA, BETA, rate_split, stable_form
+from derivations.special import phi1
 
-__all__ = ["riccati_mpmath", "riccati_numpy"]
+__all__ = ["increment_form", "riccati_increment", "riccati_mpmath", "riccati_numpy"]
 
 C2, C1, C0, Y0, T = sp.symbols("c2 c1 c0 y0 t", real=True)
 K = sp.Symbol("k", real=True)
@@ -34,19 +35,38 @@ def _phi1_mpmath(x: mpmath.mpf) -> mpmath.mpf:
     return mpmath.mpf(1) if x == 0 else -mpmath.expm1(-x) / x
 
 
+Q0 = sp.Symbol("q0", real=True)
+
+
+def increment_form() -> sp.Expr:
+    """``y(t) - y0`` from the stable form: its numerator is ``tau q(y0)`` (``alpha - beta = c1``), so the
+    increment is ``tau q0 / denominator`` with ``q0 = q(y0)`` the rate at the start, which a caller computes
+    without cancellation; ``tau = t phi1(kt)``."""
+    decay, tau = sp.symbols("E tau")
+    form = stable_form(C2, C0, Y0, T, K)
+    pieces = {sp.exp(-K * T): decay, T * phi1(K * T): tau}
+    numerator, denominator = sp.fraction(sp.together(form.subs(pieces) - Y0))
+    rate = sp.cancel(sp.expand(numerator.xreplace({ALPHA: BETA + C1})) / tau)
+    if sp.expand(rate - (C2 * Y0**2 + C1 * Y0 + C0)) != 0:
+        raise RuntimeError(f"the stable form's increment is not tau q(y0): {rate}")
+    return (tau * Q0 / denominator).xreplace({v: k for k, v in pieces.items()})
+
+
 @cache
-def _compiled(backend: str) -> tuple[object, object]:
-    """The engine's stable form and its rate split ``(alpha, beta) = ((k + c1)/2, (k - c1)/2)``, lambdified."""
-    generic = riccati_solution(C2, C1, C0, Y0, T, branch="generic")
-    to_k = {generic.k: K}
+def _compiled(backend: str) -> tuple[object, object, object]:
+    """The engine's stable form, its rate split ``(alpha, beta) = ((k + c1)/2, (k - c1)/2)`` and its increment
+    ``y - y0 = tau q0 / denominator`` (``increment_form``), lambdified."""
     modules = [{"phi1": _phi1_numpy}, "numpy"] if backend == "numpy" else [{"phi1": _phi1_mpmath}, "mpmath"]
-    stable = sp.lambdify((C2, C0, Y0, T, K, ALPHA, BETA), generic.stable.xreplace(to_k), modules=modules)
-    split = sp.lambdify((C1, K), [e.xreplace(to_k) for e in generic.rate_split()], modules=modules)
-    return stable, split
+    # cse: e^{-kt} and t phi1(kt) appear in the numerator and the denominator, computed once
+    stable = sp.lambdify((C2, C0, Y0, T, K, ALPHA, BETA), stable_form(C2, C0, Y0, T, K), modules=modules, cse=True)
+    split = sp.lambdify((C1, K), list(rate_split(C1, K)), modules=modules)
+    increment = sp.lambdify((C2, Y0, T, K, BETA, Q0), increment_form(), modules=modules, cse=True)
+    return stable, split, increment
 
 
 def _discriminant(c2: object, c1: object, c0: object) -> object:
-    delta = c1**2 - 4 * c2 * c0
+    with np.errstate(over="ignore", invalid="ignore"):
+        delta = c1**2 - 4 * c2 * c0
     if np.any(delta < 0):
         raise ValueError(
             "c1**2 - 4 c2 c0 must be >= 0: Riccati coefficients with a negative discriminant (finite-time blow-up) "
@@ -55,70 +75,94 @@ def _discriminant(c2: object, c1: object, c0: object) -> object:
     return delta
 
 
-def _check_before_blow_up(denominator: object) -> None:
-    """``ValueError`` where the stable form's denominator ``e^{-kt} + tau (beta - c2 y0)``, 1 at t = 0 and monotone
-    in t, is negative: the solution blew up before ``t``. (It is 0 only at the pole or, with ``beta = c2 y0``,
-    where ``e^{-kt}`` underflows: there the form's limit is kept.)"""
-    if np.any(denominator < 0):
-        raise ValueError(
-            "t must be before the blow-up of the solution (y0 beyond the repelling root): admissible t < t*"
-        )
-
-
-def _arguments(values: dict[str, object]) -> list[np.ndarray]:
-    """The five arguments as float arrays, broadcast; ``TypeError``/``ValueError`` naming a bad one. Non-finite
-    values propagate (as in numpy); ``t`` must be >= 0."""
+def _coefficients(values: dict[str, object]) -> list[np.ndarray]:
+    """The arguments as float arrays; ``TypeError`` naming one that is not real (complex, boolean, non-numeric)."""
     arrays = []
     for name, value in values.items():
         raw = np.asarray(value)
         if raw.dtype.kind not in "iuf":
             raise TypeError(f"{name} must be real numbers (int or float, no complex or bool), got dtype {raw.dtype}")
         arrays.append(raw.astype(float))
-    try:
-        arrays = np.broadcast_arrays(*arrays)
-    except ValueError as exc:
-        shapes = {name: np.shape(v) for name, v in values.items()}
-        raise ValueError(f"c2, c1, c0, y0 and t must broadcast to one shape, got {shapes}") from exc
-    if np.any(arrays[-1] < 0):
-        raise ValueError("t must be >= 0 (admissible range: [0, inf))")
     return arrays
+
+
+def _before_blow_up(k: object, beta: object, c2: object, y0: object, t: object, log1p: object) -> None:
+    """``ValueError`` unless every ``t`` is >= 0 and before the solution's pole: the stable form's denominator
+    ``e^{-kt} + tau m``, ``m = beta - c2 y0``, falls from 1 and vanishes only for ``m < 0``, at
+    ``t* = log1p(k/(-m))/k`` (``-1/m`` for ``k = 0``; ``y0`` beyond the repelling root). Checked on the
+    coefficients, then one comparison per time."""
+    if np.any(t < 0):
+        raise ValueError("t must be >= 0 (admissible range: [0, inf))")
+    m = beta - c2 * y0
+    if not np.any(m < 0):
+        return
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pole = np.where(m < 0, np.where(k > 0, log1p(k / -m) / np.where(k > 0, k, 1), -1 / m), np.inf)
+    if np.any(t >= pole):
+        raise ValueError("t must be before the blow-up of the solution (y0 beyond the repelling root), t < t*")
 
 
 def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray, t: np.ndarray) -> np.ndarray:
     """y(t) for ``y' = c2 y^2 + c1 y + c0``, broadcasting all arguments (float64; +inf past an overflow, NaN from
-    NaN arguments). ``ValueError`` for a negative discriminant, ``t < 0`` or ``t`` past a blow-up."""
-    c2, c1, c0, y0, t = _arguments({"c2": c2, "c1": c1, "c0": c0, "y0": y0, "t": t})
-    stable, split = _compiled("numpy")
+    NaN arguments). ``TypeError`` for complex or non-numeric arguments, ``ValueError`` for shapes that do not
+    broadcast, a negative discriminant, ``t < 0`` or ``t`` at or past a blow-up.
+
+    The rate and its split are computed at the coefficients' own shape and only the time-dependent part at the
+    broadcast shape (a batch of starts times many times costs one pass per operation over the output)."""
+    named = {"c2": c2, "c1": c1, "c0": c0, "y0": y0, "t": t}
+    *coefficients, t = _coefficients(named)
+    try:
+        c2, c1, c0, y0 = np.broadcast_arrays(*coefficients)
+        np.broadcast_shapes(c2.shape, t.shape)
+    except ValueError as exc:
+        shapes = {name: np.shape(v) for name, v in named.items()}
+        raise ValueError(f"c2, c1, c0, y0 and t must broadcast to one shape, got {shapes}") from exc
+    k = np.sqrt(_discriminant(c2, c1, c0))
+    stable, split, _ = _compiled("numpy")
     with np.errstate(all="ignore"):
-        k = np.sqrt(_discriminant(c2, c1, c0))
         alpha_direct, beta_direct = split(c1, k)
         big = np.where(c1 > 0, alpha_direct, beta_direct)
         small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)
         alpha, beta = np.where(c1 > 0, big, small), np.where(c1 > 0, small, big)
-        _check_before_blow_up(np.exp(-k * t) + t * _phi1_numpy(k * t) * (beta - c2 * y0))
-        return stable(c2, c0, y0, t, k, alpha, beta)
+        _before_blow_up(k, beta, c2, y0, t, np.log1p)
+        return np.asarray(stable(c2, c0, y0, t, k, alpha, beta), dtype=float)
+
+
+def riccati_increment(
+    c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray, t: np.ndarray, q0: np.ndarray
+) -> np.ndarray:
+    """``y(t) - y0`` in float64 from the rate at the start ``q0 = q(y0)`` (given, so computed without
+    cancellation): accurate to rounding relative to itself where ``y`` barely moves (``riccati_numpy`` minus
+    ``y0`` would cancel there)."""
+    c2, c1, c0, y0, q0 = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (c2, c1, c0, y0, q0)))
+    k = np.sqrt(_discriminant(c2, c1, c0))
+    _, split, increment = _compiled("numpy")
+    with np.errstate(all="ignore"):
+        alpha_direct, beta_direct = split(c1, k)
+        big = np.where(c1 > 0, alpha_direct, beta_direct)
+        small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)
+        beta = np.where(c1 > 0, small, big)
+        return np.asarray(increment(c2, y0, np.asarray(t, dtype=float), k, beta, q0), dtype=float)
 
 
 def riccati_mpmath(c2: mpmath.mpf, c1: mpmath.mpf, c0: mpmath.mpf, y0: mpmath.mpf, t: mpmath.mpf) -> mpmath.mpf:
-    """The same solution for scalar real numbers, in mpmath at the current ``mpmath.mp.dps``."""
+    """The same solution for scalar real numbers, in mpmath at the current ``mpmath.mp.dps`` (the same errors)."""
     names = ("c2", "c1", "c0", "y0", "t")
     c2, c1, c0, y0, t = (_real_mpf(name, v) for name, v in zip(names, (c2, c1, c0, y0, t), strict=True))
-    if t < 0:
-        raise ValueError("t must be >= 0 (admissible range: [0, inf))")
     k = mpmath.sqrt(_discriminant(c2, c1, c0))
-    stable, split = _compiled("mpmath")
+    stable, split, _ = _compiled("mpmath")
     alpha_direct, beta_direct = split(c1, k)
     big = alpha_direct if c1 > 0 else beta_direct
     small = -c2 * c0 / big if big > 0 else mpmath.mpf(0)
     alpha, beta = (big, small) if c1 > 0 else (small, big)
-    _check_before_blow_up(mpmath.exp(-k * t) + t * _phi1_mpmath(k * t) * (beta - c2 * y0))
+    _before_blow_up(k, beta, c2, y0, t, mpmath.log1p)
     return stable(c2, c0, y0, t, k, alpha, beta)
 
 
 def _real_mpf(name: str, value: object) -> mpmath.mpf:
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, mpmath.mpf)):
         raise TypeError(f"{name} must be a real number, got {value!r}")
-    value = mpmath.mpf(value) if not isinstance(value, mpmath.mpf) else value
+    value = value if isinstance(value, mpmath.mpf) else mpmath.mpf(value)
     if not mpmath.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value!r}")
     return value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 
 import mpmath
@@ -11,9 +12,18 @@ from derivations import models
 from derivations.model import Model
 
 from .budget import MAX_DPS, MAX_STEPS, check_flow_budget, gd_steps
+from .closed_form import (
+    CLOCK,
+    OUT_OF_RANGE,
+    check_condition,
+    closed_form_numpy,
+    closed_form_state,
+    compiled_closed_form,
+)
 from .compiled import compiled, to_mpf
-from .evaluate import closed_form_state, quantities
+from .evaluate import quantities
 from .integrate import gradient_descent, integrate_mpmath, integrate_scipy
+from .result import Trajectory
 from .taylor import integrate_taylor
 from .validation import DPS_METHODS, METHODS, Inputs, integer, positive_number, validate
 
@@ -30,8 +40,9 @@ def trajectory(
     lr: float | None = None,
     max_steps: int | None = None,
     max_dps: int = MAX_DPS,
-) -> dict[str, np.ndarray]:
-    """States and derived quantities of ``model`` at times ``t``.
+) -> Trajectory:
+    """States and derived quantities of ``model`` at times ``t``: a :class:`numerics.result.Trajectory` (a dict of
+    arrays, with ``.t``, ``.clocks``, ``.method``, ``.stats`` and matrix states such as ``.W1``).
 
     ``params`` and ``init`` are keyed by the model's symbol names (e.g. ``two_layer_scalar``: params ``S``,
     ``Z``; init ``a``, ``b`` of shape (p,) or (batch, p)). ``method``: ``"closed_form"`` (lambdified numpy;
@@ -55,21 +66,24 @@ def trajectory(
     Bad arguments are a ``TypeError`` or ``ValueError`` naming them (complex values are refused); a float64
     result that is not finite although the inputs are (values beyond the float64 range) is an ``OverflowError``.
     """
+    started = time.perf_counter()
     model = models.get(model)
     method, dps, lr, max_steps = _options(method, dps, lr, max_steps, max_dps)
-    if method == "closed_form" and model.solver is None:
-        raise ValueError(f"method='closed_form' needs a model with a closed form; {model.name!r} has none")
+    if method == "closed_form":
+        compiled_closed_form(model)  # ValueError quoting Unsolved.reason before any other work
     exact = method == "mpmath" or (method in DPS_METHODS and dps is not None)
     inputs = validate(model, t, params, init, exact)
     backend = "numpy" if dps is None and method != "mpmath" else "mpmath"
     params_env: dict[str, object] = {**inputs.unit_params, **inputs.shared_params}
     t_max = float(inputs.t.max())
+    stats: dict[str, object] = {}
     # a non-finite float64 value is reported once, by _check_finite, not as numpy warnings on the way
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         if method == "closed_form":
             states = _closed_form(model, inputs, params_env, backend, dps)
         elif method == "gd":
             steps = gd_steps(inputs.t, lr, max_steps)
+            stats["steps"] = int(steps.max())
             states = gradient_descent(compiled(model, "numpy"), inputs.state, params_env, steps, lr)
         elif method == "mpmath":
             cm = compiled(model, "mpmath")
@@ -80,13 +94,16 @@ def trajectory(
         else:
             check_flow_budget(method, compiled(model, "numpy"), inputs.state, params_env, t_max, max_steps)
             states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)
+        clocks = {k[len(CLOCK) :]: states.pop(k) for k in list(states) if k.startswith(CLOCK)}
         result = _with_quantities(model, states, params_env, backend, dps or 30)
     if backend == "numpy":
         _check_finite(model, method, result)
     if not inputs.batched:
         result = {k: v[:, 0] for k, v in result.items()}
+        clocks = {k: v[:, 0] for k, v in clocks.items()}
     result["t"] = inputs.t
-    return result
+    stats["seconds"] = time.perf_counter() - started
+    return Trajectory(result, model.state_names, method, stats, clocks)
 
 
 def _options(
@@ -126,16 +143,79 @@ def _check_finite(model: Model, method: str, result: Mapping[str, np.ndarray]) -
 def _closed_form(
     model: Model, inputs: Inputs, params_env: dict[str, object], backend: str, dps: int | None
 ) -> dict[str, np.ndarray]:
-    cm = compiled(model, backend)
+    ccf = compiled_closed_form(model, backend)
     init_env = {str(model.init_symbol(n)): v for n, v in inputs.state.items()}
+    check_condition(ccf, init_env, params_env)
     if backend == "numpy":
-        return closed_form_state(cm, {**init_env, **params_env}, inputs.t, backend)
-    with mpmath.workdps(dps or 30):
+        states = closed_form_numpy(ccf, {**init_env, **params_env}, inputs.t)
+        flagged = states.pop(OUT_OF_RANGE)
+        if np.any(flagged):
+            states = _in_extended_range(model, states, init_env, params_env, inputs.t, flagged)
+        return states
+    return _exact(model, init_env, params_env, inputs.t, dps or 30)
+
+
+def _agree(history: list[dict[str, np.ndarray]], name: str) -> bool:
+    last, before, earlier = (h[name] for h in history[-1:-4:-1])
+    close = np.abs(last - before) <= 1e-15 * np.abs(last)
+    zero = (last == 0) & (before == 0) & (earlier == 0)
+    return bool(np.all(np.where(last == 0, zero, close)))
+
+
+def _exact(model: Model, init_env: dict, params_env: dict, t: np.ndarray, dps: int) -> dict[str, np.ndarray]:
+    """The closed form in mpmath at ``dps`` digits (object arrays of mpf, any exponent)."""
+    ccf = compiled_closed_form(model, "mpmath")
+    with mpmath.workdps(dps):
         env = {
             k: (to_mpf(v) if isinstance(v, np.ndarray) else mpmath.mpf(v))
             for k, v in {**init_env, **params_env}.items()
         }
-        return closed_form_state(cm, env, to_mpf(inputs.t), backend)
+        return closed_form_state(ccf, env, to_mpf(t), "mpmath")
+
+
+def _in_extended_range(
+    model: Model, states: dict, init_env: dict, params_env: dict, t: np.ndarray, flagged: np.ndarray
+) -> dict[str, np.ndarray]:
+    """The starts whose float64 evaluation left the safe range, evaluated again in mpmath at 30 digits (whose
+    exponent range is unbounded) and rounded to float64; ``OverflowError`` if a value is beyond float64. The sums
+    along the clocks are dropped, so that the quantities are summed from the states."""
+    rows = np.flatnonzero(flagged)
+    pick = {k: (v[rows] if isinstance(v, np.ndarray) and v.ndim == 2 else v) for k, v in params_env.items()}
+    init = {k: v[rows] for k, v in init_env.items()}
+    rounded = _settled(model, init, pick, t)
+    out = {}
+    for name in model.state_names:
+        values = np.array(states[name], dtype=float)
+        if not np.all(np.isfinite(rounded[name])):
+            raise OverflowError(
+                f"the closed form of {model.name} reaches values beyond the float64 range (|x| > 1.8e308) for "
+                f"{name}: evaluate it with dps=30 for mpmath numbers"
+            )
+        values[:, rows] = rounded[name]
+        out[name] = values
+    return out
+
+
+EXACT_DIGITS = (20, 40, 80, 160, 320, 640, 1280)
+"""Working precisions tried, in turn, for starts whose float64 evaluation left the safe range."""
+
+
+def _settled(model: Model, init: dict, params: dict, t: np.ndarray) -> dict[str, np.ndarray]:
+    """The closed form rounded to float64 from mpmath at rising precisions (``EXACT_DIGITS``) until consecutive
+    ones agree to 1e-15 relative, element by element (a value that cancels needs more digits); an element that is
+    0 must be 0 at three consecutive precisions (cancellation can give 0 at two). ``ArithmeticError`` if the
+    highest precision still does not settle."""
+    history: list[dict[str, np.ndarray]] = []
+    for digits in EXACT_DIGITS:
+        exact = _exact(model, init, params, t, digits)
+        with mpmath.workdps(digits):
+            history.append({n: np.array([float(x) for x in np.ravel(v)]).reshape(v.shape) for n, v in exact.items()})
+        if len(history) >= 3 and all(_agree(history, n) for n in model.state_names):
+            return history[-1]
+    raise ArithmeticError(
+        f"the closed form of {model.name} does not settle to float64 accuracy at {EXACT_DIGITS[-1]} digits here; "
+        "use dps= for mpmath numbers"
+    )
 
 
 def _with_quantities(

@@ -207,11 +207,10 @@ class Paper:
     def _unquoted(self, names: set[str]) -> set[str]:
         """Those of ``names`` that no recorded closed-form derivation of the paper's models uses (statements may
         quote derivation steps); derivations already computed are searched first, and the search stops early."""
-        solved = [m for m in self.model_objects() if m.solver is not None]
-        for model in sorted(solved, key=lambda m: "closed_form" not in vars(m)):
+        for model in self.model_objects():
             if not names:
                 break
-            steps = model.closed_form.derivation.steps
+            steps = model.solution.derivation.steps
             names = names - {symbol.name for step in steps for symbol in step.relation.free_symbols}
         return names
 

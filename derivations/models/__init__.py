@@ -12,6 +12,7 @@ from importlib import metadata
 from ..model import Model
 from . import (
     deep_linear_whitened,
+    deep_scalar_chain,
     diagonal_linear_network,
     lambda_balanced,
     layerwise_lr_linear,
@@ -20,6 +21,7 @@ from . import (
     linear_network,
     power_activation,
     two_layer_scalar,
+    two_layer_scalar_decay,
     uv_model,
 )
 
@@ -38,6 +40,8 @@ _MODULES = (
     linear_network,
     deep_linear_whitened,
     lambda_balanced,
+    deep_scalar_chain,
+    two_layer_scalar_decay,
 )
 BUILTIN: tuple[str, ...] = tuple(m.MODEL.name for m in _MODULES)
 """The names of the package's own models."""

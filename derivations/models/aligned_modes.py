@@ -12,11 +12,10 @@ invariant under the flow of ``linear_network`` (spec models-nam2025.md §3, eqs 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 
 import sympy as sp
 
-from ..closed_form import ClosedForm
 from ..model import Model, Quantity
 
 __all__ = ["mode_model"]
@@ -25,10 +24,8 @@ S = sp.Symbol("S", real=True)
 a, b = sp.symbols("a b", real=True)
 
 
-def mode_model(
-    name: str, title: str, reference: str, solver: Callable[[Model], ClosedForm], notes: tuple[str, ...] = ()
-) -> Model:
-    """The aligned-mode model under ``name``, solved by ``solver``."""
+def mode_model(name: str, title: str, reference: str, tags: Mapping[str, str], notes: tuple[str, ...] = ()) -> Model:
+    """The aligned-mode model under ``name``, its solve steps tagged with the paper's equations by ``tags``."""
     return Model(
         name=name,
         title=title,
@@ -51,5 +48,5 @@ def mode_model(
             "a = s_1 (W1 singular value), b = s_2 (W2 singular value), S = rho (target singular value)",
             *notes,
         ),
-        solver=solver,
+        tags=tags,
     )

@@ -9,24 +9,14 @@ reduction with rate 1, ``Z = 1``), which covers unbalanced modes too; the balanc
 
 from __future__ import annotations
 
-import sympy as sp
-
-from ..closed_form import ClosedForm
-from ..hyperbolic import hyperbolic_solution
-from ..model import Model
-from .aligned_modes import a, b, mode_model
+from .aligned_modes import mode_model
 
 TAGS = {"flow": "51-52", "conserved": "48"}
-
-
-def _solve(model: Model) -> ClosedForm:
-    return hyperbolic_solution(model, rho=sp.S.One, Z=sp.S.One, theta=a * b, shared=False, tags=TAGS)
-
 
 MODEL = mode_model(
     "deep_linear_whitened",
     "Whitened two-layer linear network, task-aligned modes (Saxe et al.)",
     "Saxe et al. 2014, eq 12 and App. A; Nam et al. 2025, App. C.3 eqs 46-56 (spec models-nam2025.md §3)",
-    _solve,
+    TAGS,
     ("Saxe's balanced initialization is a_i(0) = b_i(0) = alpha_i(0); unbalanced modes are solved too",),
 )

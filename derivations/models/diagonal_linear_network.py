@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..closed_form import ClosedForm
-from ..hyperbolic import hyperbolic_solution
 from ..model import Model, Quantity
 
 S = sp.Symbol("S", real=True)
@@ -18,10 +16,6 @@ lam = sp.Symbol("lam", positive=True)
 a, b = sp.symbols("a b", real=True)
 
 TAGS = {"flow": "6", "conserved": "8"}
-
-
-def _solve(model: Model) -> ClosedForm:
-    return hyperbolic_solution(model, rho=lam, Z=sp.S.One, theta=a * b, shared=False, tags=TAGS)
 
 
 MODEL = Model(
@@ -41,5 +35,5 @@ MODEL = Model(
     },
     domains={"S": "real", "lam": "positive"},
     notes=("E[x_i x_j] = lam_i delta_ij", "L = 1/2 sum_i lam_i (S_i - a_i b_i)^2"),
-    solver=_solve,
+    tags=TAGS,
 )

@@ -11,17 +11,20 @@ The cosines ``alignment`` and ``alignment_weighted`` are undefined at a zero vec
 evaluates them on rescaled states (``derivations.scale_invariance``), so that they stay exact when the weights
 are far below or above the float64 range of their squares.
 
-Its closed form is pulled back from ``two_layer_scalar`` through the verified coordinate map
-:math:`a_i = \sqrt{\eta_w}\,u_i`, :math:`b_i = \sqrt{\eta_u}\,w_i`, :math:`S = \sqrt{\eta_u\eta_w}\,b/(\gamma a)`,
-:math:`Z = 1`, time :math:`\gamma^2 a\, t` (the spec's :math:`p_i, q_i` are :math:`a_i \pm b_i`).
+Its closed form is derived from its own flow by ``derivations.solve`` (the clock of the coordinate
+:math:`\sqrt{\eta_w}\,u_i + \sqrt{\eta_u}\,w_i`, the spec's :math:`p_i`); ``to_two_layer_scalar`` is the verified
+coordinate map :math:`a_i = \sqrt{\eta_w}\,u_i`, :math:`b_i = \sqrt{\eta_u}\,w_i`,
+:math:`S = \sqrt{\eta_u\eta_w}\,b/(\gamma a)`, :math:`Z = 1`, time :math:`\gamma^2 a\, t`.
 """
 
 from __future__ import annotations
 
+from functools import cache
+
 import sympy as sp
 
-from ..closed_form import ClosedForm
 from ..coordinate_map import CoordinateMap
+from ..derivation import Derivation
 from ..model import Model, Quantity
 from ..riccati import RiccatiSolution, riccati_solution
 from . import two_layer_scalar
@@ -45,26 +48,6 @@ def to_two_layer_scalar(model: Model) -> CoordinateMap:
     )
 
 
-P, Q = sp.symbols("P Q", positive=True)
-t = sp.Symbol("t", nonnegative=True)
-
-
-def phi_riccati() -> RiccatiSolution:
-    r"""The spec's one-dimensional variable :math:`\varphi = \sum p_i^2/\sqrt{PQ}` (§2.2): its Riccati equation,
-    roots :math:`\alpha_\pm`, rate :math:`\lambda` and closed form, by the engine."""
-    root = sp.sqrt(P * Q)
-    return riccati_solution(
-        -(gamma**2) * a * root / 2,
-        2 * gamma * b * sp.sqrt(eta_u * eta_w),
-        gamma**2 * a * root / 2,
-        sp.sqrt(P / Q),
-        t,
-        name="varphi",
-        branch="generic",
-        root_names=("alpha_+", "alpha_-"),
-    )
-
-
 COSINES = {
     "alignment": uw / (sp.sqrt(uu) * sp.sqrt(ww)),
     "alignment_weighted": 2 * sp.sqrt(eta_u * eta_w) * uw / (eta_w * uu + eta_u * ww),
@@ -76,24 +59,6 @@ def _cosine(cosine: sp.Expr, defined: sp.Basic) -> sp.Expr:
     """``cosine`` where ``defined``, else 0; clamped to [-1, 1], which it never leaves (Cauchy-Schwarz, and the
     AM-GM inequality for the weighted one) except by rounding."""
     return sp.Piecewise((sp.Max(-1, sp.Min(1, cosine)), defined), (0, True))
-
-
-def _solve(model: Model) -> ClosedForm:
-    cf = to_two_layer_scalar(model).pullback(two_layer_scalar.MODEL.closed_form)
-    ((clock, sol),) = cf.riccati.items()
-    phi0 = sp.sqrt(P / Q)
-    in_pq = {sp.Symbol("P_0", nonnegative=True): P / 2, sp.Symbol("M_0", nonnegative=True): Q / 2}
-    c2, c1, c0 = (sp.sympify(c, strict=True).xreplace(in_pq) for c in (sol.c2, sol.c1, sol.c0))
-    phi = phi_riccati()
-    cf.derivation.add(
-        sp.Eq(sp.Symbol("varphi"), phi0 * clock),
-        "the spec's phi = sum p_i^2 / sqrt(PQ) is the clock times phi_0 = sqrt(P/Q) (P = 2 P_0, Q = 2 M_0): its "
-        "Riccati coefficients are (c2/phi_0, c1, c0 phi_0)",
-        "Thm 1",
-        residual=(c2 / phi0 - phi.c2) ** 2 + (c1 - phi.c1) ** 2 + (c0 * phi0 - phi.c0) ** 2,
-    )
-    cf.derivation.extend(phi.derivation)
-    return cf
 
 
 MODEL = Model(
@@ -127,6 +92,43 @@ MODEL = Model(
     },
     domains={"gamma": "positive", "eta_u": "positive", "eta_w": "positive", "a": "positive", "b": "real"},
     notes=("inputs (xi, y) with E[xi^2] = a, E[xi y] = b, E[y^2] = b^2/a", "loss = excess risk"),
-    solver=_solve,
     learning_rates={"u": "eta_u", "w": "eta_w"},
 )
+
+
+P, Q = sp.symbols("P Q", positive=True)
+t = sp.Symbol("t", nonnegative=True)
+
+
+@cache
+def phi_riccati() -> tuple[RiccatiSolution, Derivation]:
+    r"""The spec's one-dimensional variable :math:`\varphi = \sum_i p_i^2/\sqrt{PQ}` (§2.2), :math:`p_i =
+    \sqrt{\eta_w}u_i + \sqrt{\eta_u}w_i`, :math:`P = \sum p_i(0)^2`, :math:`Q = \sum q_i(0)^2`,
+    :math:`q_i = \sqrt{\eta_w}u_i - \sqrt{\eta_u}w_i`: the derived clock is :math:`(p_i(t)/p_i(0))^2`, so
+    :math:`\varphi = \sqrt{P/Q}` times it. Its equation is the clock equation under that substitution, solved
+    by the Riccati engine (roots :math:`\alpha_\pm`, rate :math:`\lambda`); the derivation records the
+    identification of the clock's sums with :math:`P` and :math:`Q`, summand by summand."""
+    cf = MODEL.closed_form
+    ((clock, solution),) = cf.clocks.items()
+    plus, minus = (next(s for s in cf.sums if str(s) == f"uw[{k}]") for k in ("+1", "-1"))
+    p0 = sp.sqrt(eta_w) * MODEL.init_symbol("u") + sp.sqrt(eta_u) * MODEL.init_symbol("w")
+    q0 = sp.sqrt(eta_w) * MODEL.init_symbol("u") - sp.sqrt(eta_u) * MODEL.init_symbol("w")
+    norm = 4 * sp.sqrt(eta_u * eta_w)
+    in_pq = {plus: P / norm, minus: -Q / norm}
+    d = Derivation("the spec's variable varphi")
+    for symbol, summand in ((plus, p0**2 / norm), (minus, -(q0**2) / norm)):
+        d.add(
+            sp.Eq(symbol, in_pq[symbol]),
+            "the clock's sum in the spec's P, Q, summand by summand",
+            residual=cf.sums[symbol] - summand,
+        )
+    varphi = sp.Symbol("varphi", positive=True)
+    scale = sp.sqrt(P / Q)
+    rhs = sp.expand(scale * solution.rhs.xreplace({clock: varphi / scale}).xreplace(in_pq))
+    d.add(
+        sp.Eq(sp.Derivative(sp.Function("varphi")(t), t), rhs),
+        "varphi = sqrt(P/Q) times the clock: its equation by substitution",
+        "Thm 1",
+        residual=rhs - scale * solution.rhs.xreplace(in_pq).xreplace({clock: varphi / scale}),
+    )
+    return riccati_solution(rhs, varphi, scale, t), d

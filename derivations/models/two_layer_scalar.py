@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..closed_form import ClosedForm
-from ..hyperbolic import hyperbolic_solution
 from ..model import Model, Quantity
 
 S = sp.Symbol("S", real=True)
@@ -20,12 +18,12 @@ a, b, theta = sp.symbols("a b theta", real=True)
 
 TAGS = {
     "flow": "77",
-    "uv": "78",
+    "eigen": "78",
     "conserved": "78",
     "clock": "79–81",
-    "ab": "72–73",
-    "theta": "82–85",
-    "riccati": "86–87",
+    "state": "72–73",
+    "sums": "82–85",
+    "clock_ode": "86–87",
     "discriminant": "88",
     "factor": "89–90",
     "apart": "91–93",
@@ -34,11 +32,6 @@ TAGS = {
     "solution": "74",
     "limit": "96",
 }
-
-
-def _solve(model: Model) -> ClosedForm:
-    return hyperbolic_solution(model, rho=1 / Z, Z=Z, theta=theta, shared=True, tags=TAGS)
-
 
 MODEL = Model(
     name="two_layer_scalar",
@@ -57,5 +50,5 @@ MODEL = Model(
     },
     domains={"S": "real", "Z": "positive"},
     notes=("E[x^2] = 1", "L = 1/2 E[(f - S x)^2] = 1/2 (S - theta)^2"),
-    solver=_solve,
+    tags=TAGS,
 )

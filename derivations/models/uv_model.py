@@ -5,15 +5,14 @@ one learning rate (gradient flow :math:`\dot u = -\nabla_u L`, :math:`\dot v = -
 :math:`\tfrac12\mathbb E[(f - y)^2]` with :math:`a = \mathbb E x^2`, :math:`b = \mathbb E xy` and the realizable
 convention :math:`\mathbb E y^2 = b^2/a`. The width ``n`` of the :math:`n^{-1/2}` normalisation is a
 parameter (pass the number of units). It is ``layerwise_lr_linear`` with :math:`\gamma = n^{-1/2}`,
-:math:`\eta_u = \eta_w = 1`, ``w = v`` (Xu & Ziyin 2025, answer to reviewers): a verified coordinate map, through
-which its closed form is pulled back.
+:math:`\eta_u = \eta_w = 1`, ``w = v`` (Xu & Ziyin 2025, answer to reviewers), a verified coordinate map
+(``to_layerwise_lr_linear``); its closed form is derived from its own flow by ``derivations.solve``.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from ..closed_form import ClosedForm
 from ..coordinate_map import CoordinateMap
 from ..model import Model, Quantity
 from . import layerwise_lr_linear
@@ -35,10 +34,6 @@ def to_layerwise_lr_linear(model: Model) -> CoordinateMap:
     )
 
 
-def _solve(model: Model) -> ClosedForm:
-    return to_layerwise_lr_linear(model).pullback(layerwise_lr_linear.MODEL.closed_form)
-
-
 MODEL = Model(
     name="uv_model",
     title="uv model (Lewkowycz et al. 2020)",
@@ -57,5 +52,4 @@ MODEL = Model(
     },
     domains={"n": "positive", "a": "positive", "b": "real"},
     notes=("f = v.u x / sqrt(n)", "loss = excess risk (E y^2 = b^2/a)"),
-    solver=_solve,
 )

@@ -7,7 +7,7 @@ and the eq. 7 bound; modular: Theorem 5.1) and the gradient flows from small ini
 (``from numerics.alternating import pesme_flammarion``, ``from numerics.alternating.diagonal import ...``).
 """
 
-from .algorithm import AGFResult, Jump, agf, gaussian_init
+from .algorithm import AGFResult, InitializationScaleWarning, Jump, agf, gaussian_init
 from .attention import attention_gradient_flow, attention_jump_bound, attention_loss, attention_loss_levels
 from .diagonal import Saddle, dln_gradient_descent, dln_gradient_flow, dln_loss, pesme_flammarion
 from .fully_connected import conjectured_jump_times, fcn_gradient_flow, rrr_saddles, whitened_jump_times
@@ -34,6 +34,7 @@ from .modular import (
 __all__ = [
     "AGFResult",
     "Agreement",
+    "InitializationScaleWarning",
     "Jump",
     "Maximizer",
     "Path",

@@ -1,19 +1,66 @@
-"""Input checks shared by the AGF modules: every bad input is a ``ValueError`` naming the parameter."""
+"""Input checks shared by the AGF modules: a bad value is a ``ValueError`` and a bad type a ``TypeError``, each naming
+the parameter and its admissible range."""
 
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 
 from ..validation import finite_array
 
-__all__ = ["finite_array", "init_scale", "neuron_norms", "positive"]
+__all__ = ["count", "init_scale", "neuron_norms", "nonnegative", "open_unit", "positive", "real_array"]
 
 
-def init_scale(alpha: float) -> float:
+def _real_number(name: str, value: object, admissible: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number in {admissible}, got {value!r}")
+    return float(value)
+
+
+def positive(name: str, value: object) -> float:
+    """A finite real number > 0."""
+    value = _real_number(name, value, "(0, inf)")
+    if not (np.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a finite number > 0 (admissible range: (0, inf)), got {value!r}")
+    return value
+
+
+def nonnegative(name: str, value: object) -> float:
+    """A finite real number >= 0."""
+    value = _real_number(name, value, "[0, inf)")
+    if not (np.isfinite(value) and value >= 0):
+        raise ValueError(f"{name} must be >= 0 (admissible range: [0, inf)), got {value!r}")
+    return value
+
+
+def open_unit(name: str, value: object) -> float:
+    """A real number in the open interval (0, 1)."""
+    value = _real_number(name, value, "(0, 1)")
+    if not 0 < value < 1:
+        raise ValueError(f"{name} must be in the open interval (0, 1), got {value!r}")
+    return value
+
+
+def init_scale(alpha: object) -> float:
     """The initialization scale alpha, admissible range (0, 1)."""
-    if not (isinstance(alpha, (int, float, np.floating)) and 0 < alpha < 1):
-        raise ValueError(f"alpha must be in the open interval (0, 1), got {alpha!r}")
-    return float(alpha)
+    return open_unit("alpha", alpha)
+
+
+def count(name: str, value: object, low: int = 1) -> int:
+    """An integer >= ``low`` (bools refused)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer >= {low}, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def real_array(name: str, value: object, ndim: int | None = None) -> np.ndarray:
+    """A finite float array; complex input is a ``TypeError`` (its imaginary part would be dropped silently)."""
+    if value is None or isinstance(value, (str, bytes)) or np.iscomplexobj(value):
+        raise TypeError(f"{name} must be an array of finite real numbers, got {type(value).__name__}")
+    return finite_array(name, value, ndim=ndim)
 
 
 def neuron_norms(theta: np.ndarray) -> np.ndarray:
@@ -21,10 +68,3 @@ def neuron_norms(theta: np.ndarray) -> np.ndarray:
     scale = np.max(np.abs(theta), axis=-1, keepdims=True)
     safe = np.where(scale > 0, scale, 1.0)
     return scale[..., 0] * np.linalg.norm(theta / safe, axis=-1)
-
-
-def positive(name: str, value: float) -> float:
-    """A finite scalar > 0."""
-    if not (isinstance(value, (int, float, np.floating)) and np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a finite number > 0 (admissible range: (0, inf)), got {value!r}")
-    return float(value)

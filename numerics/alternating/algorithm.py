@@ -7,24 +7,26 @@ Conventions (spec §1–§2, convention-dependent items):
 * rescaled time t~ = eta t / log(1/alpha) (kappa = 2) and eta t alpha^{kappa-2} (kappa > 2);
 * loss (1/2n) sum ||y - f||², residual r = y - f.
 Rules: the utility phase (``utility_maximization``) runs while S_i <= c_i/eta for all dormant i and is the only phase
-that advances time; every neuron at its threshold at the exit time activates (tolerance 1e-9); an active neuron whose
-norm falls below ``collapse_tol`` during cost minimization (``cost_minimization``) returns to dormancy at once with
-S_j = c_j/eta and keeps its direction; the loop halts when no neuron is dormant or no dormant neuron can reach its
-threshold (which includes a zero utility gradient of every dormant neuron).
+that advances time; every neuron at its threshold at the exit time activates (tolerance 1e-9); an active neuron that
+collapses during cost minimization (``cost_minimization``: its norm² within ``collapse_tol``² of the floor set by its
+conserved imbalance) returns to dormancy at once with S_j = c_j/eta and keeps its direction; the loop halts when no
+neuron is dormant or no dormant neuron can reach its threshold (which includes a zero utility gradient of every
+dormant neuron).
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import finite_array, init_scale, neuron_norms, positive
+from ._validate import count, init_scale, neuron_norms, open_unit, positive, real_array
 from .cost_minimization import minimize_cost
 from .two_layer import ACTIVATIONS, Network
 from .utility_maximization import LogCoordinateDormant, SphereDormant, thresholds
 
-__all__ = ["AGFResult", "Jump", "agf", "gaussian_init"]
+__all__ = ["AGFResult", "InitializationScaleWarning", "Jump", "agf", "gaussian_init"]
 
 
 @dataclass(frozen=True)
@@ -74,37 +76,86 @@ def gaussian_init(H: int, c: int, d: int, alpha: float, seed: int = 0) -> tuple[
     """Spec §1 init: a_i ~ N(0, alpha²/(2c) I_c), w_i ~ N(0, alpha²/(2d) I_d) (standard deviations alpha/sqrt(2c),
     alpha/sqrt(2d)), so E||theta_i(0)||² = alpha². Returns (a0: H x c, w0: H x d)."""
     alpha = init_scale(alpha)
-    if not all(isinstance(k, int) and k >= 1 for k in (H, c, d)):
-        raise ValueError(f"H, c, d must be integers >= 1, got {(H, c, d)}")
+    H, c, d, seed = count("H", H), count("c", c), count("d", d), count("seed", seed, 0)
     rng = np.random.default_rng(seed)
     return rng.normal(size=(H, c)) * alpha / np.sqrt(2 * c), rng.normal(size=(H, d)) * alpha / np.sqrt(2 * d)
 
 
-def _validated(X, Y, a0, w0, activation, support) -> tuple[Network, np.ndarray, np.ndarray]:
-    if activation not in ACTIVATIONS:
-        raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}")
-    X = finite_array("X", X, ndim=2)
-    Y = finite_array("Y", Y)
+class InitializationScaleWarning(UserWarning):
+    """AGF's small-initialization assumption fails for some neuron: its conserved imbalance (kappa - 1)|a_i|² - |w_i|²
+    keeps its norm above ``collapse_tol``, so it can never return to the origin on that scale. Collapse is then
+    judged relative to this floor (``cost_minimization``), and AGF's jump times differ from gradient flow's by
+    O(1/log(1/alpha)) (kappa = 2) or O(alpha^{kappa-2}) in rescaled time (kappa > 2), no longer negligible."""
+
+
+def _data(X: object, Y: object) -> tuple[np.ndarray, np.ndarray]:
+    X = real_array("X", X, ndim=2)
+    if X.shape[0] < 1 or X.shape[1] < 1:
+        raise ValueError(f"X must have shape (n, d) with n, d >= 1, got {X.shape}")
+    Y = real_array("Y", Y)
     Y = Y[:, None] if Y.ndim == 1 else Y
-    if Y.ndim != 2 or len(Y) != len(X):
-        raise ValueError(f"Y must have shape (n,) or (n, c) with n = {len(X)} rows of X, got {Y.shape}")
-    a0 = finite_array("a0", a0)
+    if Y.ndim != 2 or len(Y) != len(X) or Y.shape[1] < 1:
+        raise ValueError(f"Y must have shape (n,) or (n, c) with c >= 1 and n = {len(X)} rows of X, got {Y.shape}")
+    with np.errstate(over="ignore"):
+        moments = (np.sum(X**2), np.sum(Y**2), np.sum(np.abs(X.T @ Y)))
+    if not np.all(np.isfinite(moments)):
+        raise ValueError("X and Y must be small enough that sum X², sum Y² and X^T Y are finite in float64")
+    return X, Y
+
+
+def _validated(X, Y, a0, w0, activation, support) -> tuple[Network, np.ndarray, np.ndarray]:
+    if not (isinstance(activation, str) and activation in ACTIVATIONS):
+        raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}")
+    X, Y = _data(X, Y)
+    a0 = real_array("a0", a0)
     a0 = a0[:, None] if a0.ndim == 1 else a0
-    w0 = finite_array("w0", w0, ndim=2)
-    if a0.shape != (len(w0), Y.shape[1]) or w0.shape[1] != X.shape[1]:
+    w0 = real_array("w0", w0, ndim=2)
+    if a0.shape != (len(w0), Y.shape[1]) or w0.shape[1] != X.shape[1] or len(w0) < 1:
         raise ValueError(
-            f"a0 must have shape (H, c) = (H, {Y.shape[1]}) and w0 (H, d) = (H, {X.shape[1]}); "
+            f"a0 must have shape (H, c) = (H, {Y.shape[1]}) and w0 (H, d) = (H, {X.shape[1]}) with H >= 1; "
             f"got {a0.shape} and {w0.shape}"
         )
-    mask = np.ones_like(w0, dtype=bool) if support is None else np.asarray(support, dtype=bool)
-    if mask.shape != w0.shape:
-        raise ValueError(f"support must be a boolean array of shape {w0.shape} (H, d), got {mask.shape}")
+    mask = np.ones_like(w0, dtype=bool) if support is None else _support(support, w0.shape)
     if np.any(w0[~mask] != 0):
         raise ValueError("w0 must vanish outside support")
     norms = neuron_norms(np.hstack([a0, w0]))
     if not np.all((norms > 0) & (norms < 1)):
         raise ValueError(f"initial neuron norms ||(a0_i, w0_i)|| must be in (0, 1), got {norms}")
     return Network(X, Y, activation, mask), a0, w0
+
+
+def _support(support: object, shape: tuple[int, int]) -> np.ndarray:
+    values = real_array("support", support)
+    if values.shape != shape or not np.all((values == 0) | (values == 1)):
+        raise ValueError(f"support must be an array of booleans (or 0/1) of shape (H, d) = {shape}, got {values!r}")
+    return values.astype(bool)
+
+
+def _check_collapse_scale(net: Network, collapse_tol: float) -> None:
+    """Activated neurons enter at norm 1 and fitted ones have norms ~ N (``Network.neuron_scale``): a collapse_tol
+    near N would count the others as collapsed while an entering neuron overshoots (they then cycle)."""
+    bound = net.neuron_scale / 10
+    if bound and collapse_tol >= bound:
+        raise ValueError(
+            f"collapse_tol must be in (0, N/10) = (0, {bound:.3g}) for these data, got {collapse_tol!r}: a neuron that "
+            f"fits y has norm N = (rms y / rms x^(kappa-1))^(1/kappa) = {10 * bound:.3g}; lower collapse_tol or "
+            "rescale Y"
+        )
+
+
+def _warn_if_not_small(net: Network, a0: np.ndarray, w0: np.ndarray, collapse_tol: float, alpha: float) -> None:
+    floor = np.sqrt(net.norm_floors(a0, w0))
+    large = np.flatnonzero(floor > collapse_tol)
+    if large.size:
+        order = "1/log(1/alpha)" if net.kappa == 2 else f"alpha^{net.kappa - 2}"
+        size = 1 / np.log(1 / alpha) if net.kappa == 2 else alpha ** (net.kappa - 2)
+        warnings.warn(
+            f"neurons {large.tolist()} keep a norm >= {floor.max():.3g} > collapse_tol = {collapse_tol:g} (conserved "
+            f"imbalance): collapse is judged relative to that floor, and jump times carry errors of order "
+            f"{order} = {size:.2g}",
+            InitializationScaleWarning,
+            stacklevel=3,
+        )
 
 
 def agf(
@@ -118,40 +169,62 @@ def agf(
     eta: float = 1.0,
     support: object | None = None,
     max_jumps: int = 100,
-    gtol: float = 1e-10,
+    gtol: float = 1e-12,
     collapse_tol: float = 1e-3,
     horizon: float = 1e4,
+    max_cost_time: float = 1e9,
+    max_evaluations: int = 10**5,
 ) -> AGFResult:
     """Alternating gradient flow (Kunin et al. 2025, Algorithm 1 with the clarified rules of spec §3).
 
     Network f(x) = sum_i a_i sigma(w_i^T x) on data X (n x d), Y (n,) or (n x c); neurons start at a0 (H x c),
-    w0 (H x d), each of norm in (0, 1); ``alpha`` sets the rescaled time (module docstring for the conventions).
-    ``activation`` is "linear" (kappa = 2, exact log-coordinate utility phase) or "quadratic" (kappa = 3).
-    ``support`` (H x d booleans) restricts the inputs each neuron sees (identity: diagonal linear network).
-    Cost minimization runs GF (LSODA) until |grad L| <= ``gtol``; ``horizon`` bounds each GF and each
-    kappa > 2 utility phase (rescaled time). Returns the staircase as an :class:`AGFResult`.
+    w0 (H x d), each of norm in (0, 1); ``alpha`` in (0, 1) sets the rescaled time (module docstring for the
+    conventions). ``activation`` is "linear" (kappa = 2, exact log-coordinate utility phase) or "quadratic"
+    (kappa = 3); ``eta`` > 0 is the learning rate of the time map. ``support`` (H x d booleans) restricts the inputs
+    each neuron sees (identity: diagonal linear network).
+
+    Cost minimization runs GF (BDF) until every active neuron's utility gradient on its sphere,
+    |grad_i L| / |theta_i|^{kappa-1}, is at most ``gtol`` (> 0) times rms(x)^{kappa-1} rms(y), the data's utility
+    scale (so that the criterion scales with the data and float64 round-off cannot stall it); a neuron collapses
+    when its norm² comes within ``collapse_tol``² (in (0, 1)) of the floor its conserved imbalance allows and the
+    other neurons' residual gives it utility <= 0 (``cost_minimization``); ``collapse_tol`` must be below a tenth
+    of the data's neuron scale (``Network.neuron_scale``). An :class:`InitializationScaleWarning` says when that
+    floor exceeds ``collapse_tol``.
+    Budgets, each checked with an error or a ``halted`` reason that names it: ``max_jumps`` (integer >= 1) jumps;
+    ``horizon`` (> 0) per utility phase, in rescaled time times the utility scale (jump times are ~1/scale);
+    ``max_cost_time`` (> 0) GF time per cost minimization, times the curvature scale (``Network.curvature_scale``);
+    ``max_evaluations`` (integer >= 1) vector-field evaluations per integration (kappa > 2 utility phase, GF run).
+    Returns the staircase as an :class:`AGFResult`.
     """
     net, a0, w0 = _validated(X, Y, a0, w0, activation, support)
-    alpha, eta = init_scale(alpha), positive("eta", eta)
-    positive("horizon", horizon)
-    positive("gtol", gtol)
-    if not (isinstance(max_jumps, int) and max_jumps >= 1):
-        raise ValueError(f"max_jumps must be an integer >= 1, got {max_jumps!r}")
-    if not (0 < collapse_tol < 1):
-        raise ValueError(f"collapse_tol must be in the open interval (0, 1), got {collapse_tol!r}")
+    alpha, eta, horizon = init_scale(alpha), positive("eta", eta), positive("horizon", horizon)
+    gtol, max_cost_time = positive("gtol", gtol), positive("max_cost_time", max_cost_time)
+    max_jumps, collapse_tol = count("max_jumps", max_jumps), open_unit("collapse_tol", collapse_tol)
+    budget_evaluations = count("max_evaluations", max_evaluations)
+    _check_collapse_scale(net, collapse_tol)
+    _warn_if_not_small(net, a0, w0, collapse_tol, alpha)
+    # the data set the units: utility (gradients on the sphere, utility-phase times) and curvature (GF times)
+    unit = net.utility_scale or 1.0
+    tolerance, budget = gtol * unit, (max_cost_time / (net.curvature_scale or 1.0), budget_evaluations)
     c = a0.shape[1]
     theta0 = np.hstack([a0, w0])
-    dormant_type = LogCoordinateDormant if activation == "linear" else SphereDormant
-    dormant = dormant_type(net, theta0, alpha, eta)
+    dormant = (
+        LogCoordinateDormant(net, theta0, alpha, eta)
+        if activation == "linear"
+        else SphereDormant(net, theta0, alpha, eta, budget_evaluations)
+    )
     c_i = thresholds(neuron_norms(theta0), net.kappa)
     a, w = np.zeros_like(a0), np.zeros_like(w0)
     active: list[int] = []
+    # active neurons keep the accumulated utility they had when they crossed their threshold
+    S = np.zeros(len(c_i))
 
     def record(time: float, hits: list[int], collapsed: dict) -> Jump:
-        S = c_i / eta
         dormant.accumulated(S)
         loss = net.loss(a, w)
-        return Jump(time, tuple(active), tuple(sorted(hits)), tuple(sorted(collapsed)), a.copy(), w.copy(), loss, S)
+        return Jump(
+            time, tuple(active), tuple(sorted(hits)), tuple(sorted(collapsed)), a.copy(), w.copy(), loss, S.copy()
+        )
 
     jumps = [record(0.0, [], {})]
     halted = "max_jumps reached"
@@ -159,15 +232,25 @@ def agf(
         if not len(dormant):
             halted = "all neurons active"
             break
-        step, hits = dormant.maximize(net.residual(a, w), horizon)
-        if not hits:
-            halted = "no dormant neuron reaches its threshold (zero or decaying utility)"
+        r = net.residual(a, w)
+        if np.linalg.norm(r) <= gtol * np.linalg.norm(net.Y):
+            halted = "no dormant neuron reaches its threshold (zero utility: the active neurons fit Y to gtol)"
             break
+        step, hits = dormant.maximize(r, horizon / unit)
+        if not hits:
+            halted = (
+                "no dormant neuron reaches its threshold (zero or decaying utility)"
+                if step == np.inf
+                else f"no dormant neuron reaches its threshold within horizon = {horizon:g} (rescaled time "
+                f"{horizon / unit:.3g}) after the last jump: raise horizon"
+            )
+            break
+        dormant.accumulated(S)
         for i in hits:
             theta = dormant.activate(i)
             a[i], w[i] = theta[:c], theta[c:]
         active = sorted([*active, *hits])
-        collapsed = minimize_cost(net, a, w, active, gtol, collapse_tol, horizon)
+        collapsed = minimize_cost(net, a, w, active, tolerance, collapse_tol, budget)
         r = net.residual(a, w)
         for j, direction in collapsed.items():
             dormant.make_dormant(j, direction, r)

@@ -15,14 +15,14 @@ from __future__ import annotations
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from ._validate import finite_array, init_scale, positive
+from ._validate import init_scale, positive, real_array
 from .ground_truth import Path
 
 __all__ = ["attention_gradient_flow", "attention_jump_bound", "attention_loss", "attention_loss_levels"]
 
 
 def _spectrum(lam: object, N: int) -> np.ndarray:
-    lam = finite_array("lam", lam, ndim=1)
+    lam = real_array("lam", lam, ndim=1)
     if lam.size == 0 or np.any(lam <= 0) or np.any(np.diff(lam) > 0):
         raise ValueError(f"lam must be a non-empty non-increasing sequence of eigenvalues > 0, got {lam}")
     if not (isinstance(N, int) and N >= 1):

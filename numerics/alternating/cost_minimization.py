@@ -1,7 +1,27 @@
 """Cost minimization of Algorithm 1 (spec §3): GF of the active neurons to a critical point, with collapses.
 
-Takes no time in the alpha -> 0 limit. An active neuron whose norm falls below ``collapse_tol`` has returned to the
-origin (e.g. its output would have to change sign): it leaves the active set at once and GF continues without it.
+Takes no time in the alpha -> 0 limit.
+
+Critical point. GF stops when every active neuron is stationary on its sphere: |grad_j L| / |theta_j|^{kappa-1}, the
+gradient of its utility U(theta_bar_j; r) against the residual, is at most ``tolerance`` (``agf``'s gtol times
+the data's utility scale). A per-neuron test, since a neuron fitting a weak mode has a small norm, and the total
+gradient would fall below any absolute threshold before that mode is fitted.
+
+Collapse. GF conserves each neuron's imbalance (kappa - 1)|a_j|² - |w_j|², so its norm cannot fall below the floor
+of ``Network.norm_floors`` (sqrt(2) alpha for the spec's DLN init); an absolute test ||theta_j|| < collapse_tol would
+never fire once that floor exceeds collapse_tol (alpha > ~7e-4 in spec §5B). A neuron is near the origin when its
+squared norm exceeds the floor by less than ``collapse_tol``² (linear activation: 2 min(|a_j|², |w_j|²), its output
+a_j w_j^T has vanished), and it has collapsed if, moreover, the residual of the other active neurons gives it
+utility <= 0: GF then pushes it to the floor (its output would have to change sign). A small neuron with positive
+utility is fitting a weak mode and stays active. Collapsed neurons leave the active set at once and GF continues.
+
+Convergence time. Near a minimum GF converges like exp(-lambda s), lambda the smallest curvature of L across the
+orbits of the network's symmetries (the Hessian restricted to the row space of the output Jacobian J, since GF
+moves only there). A weak mode (lambda ~ 1e-3 at d = c = H = 10) needs GF times far beyond any fixed horizon, so GF
+runs in stages: each stage lasts log(stationarity / tolerance) / lambda, re-estimated at its start (and at least the
+time already elapsed), within the budgets ``max_cost_time`` (GF time) and ``max_evaluations`` (of the field). BDF
+receives the exact Hessian, so the slow final approach costs a few hundred steps whatever lambda (LSODA's switch to
+its non-stiff method can stall when a weak mode sits beside strong ones).
 """
 
 from __future__ import annotations
@@ -9,55 +29,128 @@ from __future__ import annotations
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from ._budget import counted
+from ._validate import neuron_norms
 from .two_layer import Network
 
-__all__ = ["minimize_cost"]
+__all__ = ["minimize_cost", "relaxation_rate"]
+
+# J's singular values below this fraction of the largest span symmetry directions (exactly 0 up to round-off)
+_RANK_TOL = 1e-10
+
+
+def relaxation_rate(net: Network, a: np.ndarray, w: np.ndarray, neurons: np.ndarray) -> float:
+    """The smallest |eigenvalue| of the Hessian of L restricted to the row space of J (where GF moves; J's null space
+    holds the symmetries): GF's slowest rate."""
+    J = net.jacobian(a, w, neurons)
+    _, singular, Vt = np.linalg.svd(J.reshape(-1, J.shape[-1]), full_matrices=False)
+    basis = Vt[singular > _RANK_TOL * singular[0]]
+    if not len(basis):
+        return 0.0
+    return float(np.min(np.abs(np.linalg.eigvalsh(basis @ net.hessian(a, w, neurons) @ basis.T))))
+
+
+def stationarity(net: Network, a: np.ndarray, w: np.ndarray, neurons: np.ndarray) -> float:
+    """max_j |grad_j L| / |theta_j|^{kappa-1} = max_j |grad U(theta_bar_j; r)|: 0 exactly at a critical point."""
+    grad_a, grad_w = net.gradient(a, w, neurons)
+    gradient = neuron_norms(np.hstack([grad_a, grad_w]))
+    return float(np.max(gradient / neuron_norms(np.hstack([a, w])) ** (net.kappa - 1)))
 
 
 def _gradient_flow(
-    net: Network, a: np.ndarray, w: np.ndarray, idx: np.ndarray, gtol: float, collapse_tol: float, horizon: float
+    net: Network,
+    a: np.ndarray,
+    w: np.ndarray,
+    idx: np.ndarray,
+    tolerance: float,
+    collapse_tol: float,
+    budget: tuple[float, int],
 ) -> list[int]:
-    """One GF run of neurons ``idx`` (in place) until |grad L| <= gtol or a collapse; returns collapsed positions."""
+    """GF of neurons ``idx`` (in place) until stationarity <= tolerance or a collapse; returns the positions (in
+    ``idx``) of the collapsed neurons. ``budget`` is (max_cost_time, max_evaluations)."""
     k, c = len(idx), a.shape[1]
+    max_cost_time, max_evaluations = budget
+
+    def unpack(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return y[: k * c].reshape(k, c), y[k * c :].reshape(k, -1)
 
     def field(_s: float, y: np.ndarray) -> np.ndarray:
-        grad_a, grad_w = net.gradient(y[: k * c].reshape(k, c), y[k * c :].reshape(k, -1), idx)
+        grad_a, grad_w = net.gradient(*unpack(y), idx)
         return -np.concatenate([grad_a.ravel(), grad_w.ravel()])
 
-    def norm_event(j: int):
+    def jacobian(_s: float, y: np.ndarray) -> np.ndarray:
+        return -net.hessian(*unpack(y), idx)
+
+    y = np.concatenate([a[idx].ravel(), w[idx].ravel()])
+
+    def collapse_event(j: int):
+        # both conditions hold exactly when the larger of the two falls below 0
         def collapse(_s: float, y: np.ndarray) -> float:
-            return np.sum(y[j * c : (j + 1) * c] ** 2) + np.sum(y[k * c :].reshape(k, -1)[j] ** 2) - collapse_tol**2
+            a_k, w_k = unpack(y)
+            near = float(net.collapse_margins(a_k, w_k)[j]) - collapse_tol**2
+            return max(near, _utility_of_the_rest(net, a_k, w_k, idx, j))
 
         collapse.terminal, collapse.direction = True, -1
         return collapse
 
-    def converged(s: float, y: np.ndarray) -> float:
-        return float(np.linalg.norm(field(s, y))) - gtol
+    def converged(_s: float, y: np.ndarray) -> float:
+        return stationarity(net, *unpack(y), idx) - tolerance
 
     converged.terminal, converged.direction = True, -1
-    y0 = np.concatenate([a[idx].ravel(), w[idx].ravel()])
-    if np.linalg.norm(field(0.0, y0)) <= gtol:
-        return []
-    events = [*(norm_event(j) for j in range(k)), converged]
-    sol = solve_ivp(field, (0, horizon), y0, method="LSODA", events=events, rtol=1e-10, atol=1e-13)
-    a[idx], w[idx] = sol.y[: k * c, -1].reshape(k, c), sol.y[k * c :, -1].reshape(k, -1)
-    fired = [j for j in range(k) if sol.t_events[j].size]
-    if not fired and not sol.t_events[k].size:
-        raise RuntimeError(f"cost minimization: gradient norm above gtol = {gtol} after time {horizon}")
+    events = [*(collapse_event(j) for j in range(k)), converged]
+    # a neuron may start collapsed (near its floor, with utility <= 0 since the last jump's changes)
+    fired = [j for j in range(k) if events[j](0.0, y) <= 0]
+    elapsed, done = 0.0, converged(0.0, y) <= 0
+    rhs = counted(field, max_evaluations, "cost minimization")
+    while not (fired or done):
+        remaining = _relaxation_time(net, *unpack(y), idx, tolerance)
+        if elapsed >= max_cost_time:
+            raise RuntimeError(
+                f"cost minimization: stationarity {stationarity(net, *unpack(y), idx):.3g} > gtol x utility scale = "
+                f"{tolerance:.3g} after GF time {max_cost_time:.3g} (max_cost_time / curvature scale); the slowest "
+                f"curvature predicts about {remaining:.3g} more: raise max_cost_time (or gtol, if it has stalled)"
+            )
+        end = min(max_cost_time, elapsed + max(remaining, elapsed))
+        sol = solve_ivp(rhs, (elapsed, end), y, method="BDF", jac=jacobian, events=events, rtol=1e-10, atol=1e-13)
+        y, elapsed = sol.y[:, -1], float(sol.t[-1])
+        fired = [j for j in range(k) if sol.t_events[j].size]
+        done = bool(sol.t_events[-1].size)
+    a[idx], w[idx] = unpack(y)
     return fired
 
 
+def _relaxation_time(net: Network, a: np.ndarray, w: np.ndarray, idx: np.ndarray, tolerance: float) -> float:
+    """log(stationarity / tolerance) / lambda: the GF time to reach tolerance if the slowest rate governs."""
+    rate = relaxation_rate(net, a, w, idx)
+    return float(np.log(stationarity(net, a, w, idx) / tolerance) / rate) if rate > 0 else np.inf
+
+
+def _utility_of_the_rest(net: Network, a: np.ndarray, w: np.ndarray, idx: np.ndarray, j: int) -> float:
+    """U_j against the residual of the other neurons of ``idx`` (a, w: their rows): <= 0 means GF drives it to 0."""
+    others = np.delete(np.arange(len(idx)), j)
+    r = net.Y - net.output(a[others], w[others])
+    return float(net.utility_gradient(r, a[j : j + 1], w[j : j + 1], idx[j : j + 1])[0][0])
+
+
 def minimize_cost(
-    net: Network, a: np.ndarray, w: np.ndarray, active: list[int], gtol: float, collapse_tol: float, horizon: float
+    net: Network,
+    a: np.ndarray,
+    w: np.ndarray,
+    active: list[int],
+    tolerance: float,
+    collapse_tol: float,
+    budget: tuple[float, int],
 ) -> dict[int, np.ndarray]:
     """GF of the active sub-network (a, w and ``active`` updated in place; dormant rows stay 0) to a critical point.
 
-    Returns {collapsed neuron: its unit direction at collapse}.
+    ``budget`` = (max_cost_time, max_evaluations) bounds each GF run. Returns {collapsed neuron: its unit direction
+    at collapse}. Every GF run ends with a collapse (one active neuron fewer) or convergence, so there are at most
+    len(active) runs.
     """
     collapsed: dict[int, np.ndarray] = {}
     while active:
         idx = np.array(active)
-        fired = _gradient_flow(net, a, w, idx, gtol, collapse_tol, horizon)
+        fired = _gradient_flow(net, a, w, idx, tolerance, collapse_tol, budget)
         if not fired:
             break
         for j in fired:

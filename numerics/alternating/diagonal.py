@@ -14,7 +14,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import lsq_linear
 
-from ._validate import finite_array, init_scale, positive
+from ._validate import count, init_scale, positive, real_array
 from .ground_truth import Path
 
 __all__ = ["Saddle", "dln_gradient_descent", "dln_gradient_flow", "dln_loss", "pesme_flammarion"]
@@ -39,8 +39,8 @@ class Saddle:
 
 
 def _data(X: object, y: object) -> tuple[np.ndarray, np.ndarray]:
-    X = finite_array("X", X, ndim=2)
-    y = finite_array("y", y, ndim=1)
+    X = real_array("X", X, ndim=2)
+    y = real_array("y", y, ndim=1)
     if X.shape[0] != y.shape[0] or X.shape[0] == 0:
         raise ValueError(f"X must have shape (n, d) and y shape (n,) with n >= 1; got {X.shape} and {y.shape}")
     return X, y
@@ -73,8 +73,7 @@ def pesme_flammarion(X: object, y: object, max_steps: int = 200, gtol: float = 1
     Returns the saddles [(t_0 = 0, beta_0 = 0), (t_1, beta_1), ...]; loss levels are ``Saddle.loss``.
     """
     X, y = _data(X, y)
-    if not (isinstance(max_steps, int) and max_steps >= 1):
-        raise ValueError(f"max_steps must be an integer >= 1, got {max_steps!r}")
+    max_steps = count("max_steps", max_steps)
     n, d = X.shape
     t, beta, s = 0.0, np.zeros(d), np.zeros(d)
     saddles = [Saddle(t, beta, float(dln_loss(X, y, beta)), s)]
@@ -111,9 +110,7 @@ def dln_gradient_flow(X: object, y: object, alpha: float, t_end: float, rtol: fl
     -log(1/alpha) (X^T X / n) diag(2 alpha² cosh 2x); ``Path.state(t)`` is beta(t) of shape (T, d).
     """
     X, y = _data(X, y)
-    alpha = init_scale(alpha)
-    if not (np.isfinite(t_end) and t_end > 0):
-        raise ValueError(f"t_end must be a finite number > 0, got {t_end!r}")
+    alpha, t_end = init_scale(alpha), positive("t_end", t_end)
     n = len(y)
     gram, xy = X.T @ X / n, X.T @ y / n
     log_alpha, c = np.log(alpha), -np.log(alpha)
@@ -144,8 +141,7 @@ def dln_gradient_descent(
     log(1/alpha) (spec §1, §5A). ``Path`` interpolates linearly between records taken every ``record_every`` steps."""
     X, y = _data(X, y)
     alpha, t_end, lr = init_scale(alpha), positive("t_end", t_end), positive("lr", lr)
-    if not (isinstance(record_every, int) and record_every >= 1):
-        raise ValueError(f"record_every must be an integer >= 1, got {record_every!r}")
+    record_every = count("record_every", record_every)
     gram, xy = X.T @ X / len(y), X.T @ y / len(y)
     scale = np.log(1 / alpha)
     records = int(np.ceil(t_end * scale / (lr * record_every)))

@@ -11,14 +11,14 @@ from __future__ import annotations
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from ._validate import finite_array, init_scale, positive
+from ._validate import init_scale, positive, real_array
 from .ground_truth import Path
 
 __all__ = ["conjectured_jump_times", "fcn_gradient_flow", "rrr_saddles", "whitened_jump_times"]
 
 
 def _moments(Sxx: object, Syx: object) -> tuple[np.ndarray, np.ndarray]:
-    Sxx, Syx = finite_array("Sxx", Sxx, ndim=2), finite_array("Syx", Syx, ndim=2)
+    Sxx, Syx = real_array("Sxx", Sxx, ndim=2), real_array("Syx", Syx, ndim=2)
     d = Syx.shape[1]
     if Sxx.shape != (d, d) or not np.allclose(Sxx, Sxx.T) or np.linalg.eigvalsh(Sxx).min() <= 0:
         raise ValueError(f"Sxx must be a symmetric positive-definite ({d}, {d}) matrix matching Syx of shape (c, d)")
@@ -37,7 +37,7 @@ def rrr_saddles(Sxx: object, Syx: object, Syy: object) -> tuple[list[np.ndarray]
     k runs from 0 to the number of non-zero mu_j (spec §4b, [C]).
     """
     Sxx, Syx = _moments(Sxx, Syx)
-    Syy = finite_array("Syy", Syy, ndim=2)
+    Syy = real_array("Syy", Syy, ndim=2)
     mu, U = _top_eigenvectors(Sxx, Syx)
     rank = int(np.sum(mu > 1e-12 * mu[0]))
     regression = np.linalg.solve(Sxx, Syx.T).T
@@ -48,7 +48,7 @@ def rrr_saddles(Sxx: object, Syx: object, Syy: object) -> tuple[list[np.ndarray]
 
 def whitened_jump_times(Syx: object) -> np.ndarray:
     """tau~_k = 1 / sigma_k(Syx), the commuting-case jump times (Saxe-type stages, spec §4b)."""
-    s = np.linalg.svd(finite_array("Syx", Syx, ndim=2), compute_uv=False)
+    s = np.linalg.svd(real_array("Syx", Syx, ndim=2), compute_uv=False)
     return 1 / s[s > 1e-12 * s[0]]
 
 
@@ -77,7 +77,7 @@ def fcn_gradient_flow(
     ``Path.state(t)`` is beta = A W, flattened to (T, c d).
     """
     Sxx, Syx = _moments(Sxx, Syx)
-    Syy = finite_array("Syy", Syy, ndim=2)
+    Syy = real_array("Syy", Syy, ndim=2)
     alpha, t_end = init_scale(alpha), positive("t_end", t_end)
     if not (isinstance(width, int) and width >= 1):
         raise ValueError(f"width must be an integer >= 1, got {width!r}")

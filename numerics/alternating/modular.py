@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import finite_array
+from ._validate import real_array
 
 __all__ = [
     "Maximizer",
@@ -26,7 +26,7 @@ __all__ = [
 
 
 def _template(x: object) -> np.ndarray:
-    x = finite_array("x", x, ndim=1)
+    x = real_array("x", x, ndim=1)
     if x.size < 3 or abs(x.mean()) > 1e-12 * max(1.0, np.abs(x).max()) or not np.any(x):
         raise ValueError(f"x must be a non-zero mean-centred template of length p >= 3, got mean {x.mean()!r}")
     return x

@@ -13,14 +13,20 @@ from __future__ import annotations
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from ._budget import counted
 from ._validate import neuron_norms
 from .log_modes import LogModes, first_crossing, log_norm
 from .two_layer import Network
 
-__all__ = ["LogCoordinateDormant", "SphereDormant", "thresholds"]
+__all__ = ["LogCoordinateDormant", "SphereDormant", "threshold_q", "thresholds"]
 
 # neurons whose threshold time is within this (relative) tolerance of the exit time activate together
 SIMULTANEOUS = 1e-9
+
+
+def threshold_q(alpha: float, kappa: int) -> float:
+    """The kappa > 2 threshold in the coordinate q = (alpha/||theta||)^{kappa-2}: its value at norm 1."""
+    return alpha ** (kappa - 2)
 
 
 def thresholds(norms: np.ndarray, kappa: int) -> np.ndarray:
@@ -54,13 +60,14 @@ class LogCoordinateDormant:
         return len(self.modes)
 
     def maximize(self, r: np.ndarray, horizon: float) -> tuple[float, list[int]]:
-        """Advance to the first threshold crossing: (rescaled duration, neurons at threshold); (inf, []) if none."""
+        """Advance to the first threshold crossing: (rescaled duration, neurons at threshold); (inf, []) if there is
+        none, (its rescaled time, []) if it lies beyond ``horizon``."""
         for i in self.modes:
             self.modes[i] = self.modes[i].rebased(self.net.generator(r, i))
         crossing = {i: first_crossing(m) for i, m in self.modes.items()}
         exit_time = min(crossing.values())
-        if not np.isfinite(exit_time) or exit_time / self.scale > horizon:
-            return np.inf, []
+        if exit_time / self.scale > horizon:
+            return exit_time / self.scale, []
         for i in self.modes:
             self.modes[i] = self.modes[i].advanced(exit_time)
         hits = [i for i, t in crossing.items() if t <= exit_time + SIMULTANEOUS * max(1.0, exit_time)]
@@ -93,11 +100,12 @@ class LogCoordinateDormant:
 class SphereDormant:
     """Dormant neurons for kappa > 2 in rescaled time t~ = eta t alpha^{kappa-2}, with q = (alpha/||theta||)^{kappa-2}:
     theta_bar' = P^perp grad U(theta_bar) / q and q' = -(kappa - 2) kappa U(theta_bar) (spec §2); the threshold
-    (norm 1) is q = alpha^{kappa-2}. A collapsed neuron keeps its direction and re-enters at the threshold."""
+    (norm 1) is q = alpha^{kappa-2}. A collapsed neuron keeps its direction and re-enters at the threshold. Each
+    utility phase evaluates the field at most ``max_evaluations`` times."""
 
-    def __init__(self, net: Network, theta0: np.ndarray, alpha: float, eta: float) -> None:
-        self.net, self.eta = net, eta
-        self.threshold = alpha ** (net.kappa - 2)
+    def __init__(self, net: Network, theta0: np.ndarray, alpha: float, eta: float, max_evaluations: int) -> None:
+        self.net, self.eta, self.max_evaluations = net, eta, max_evaluations
+        self.threshold = threshold_q(alpha, net.kappa)
         norms = neuron_norms(theta0)
         self.q0 = (alpha / norms) ** (net.kappa - 2)
         self.directions = {i: theta / n for i, (theta, n) in enumerate(zip(theta0, norms, strict=True))}
@@ -107,10 +115,13 @@ class SphereDormant:
         return len(self.directions)
 
     def maximize(self, r: np.ndarray, horizon: float) -> tuple[float, list[int]]:
-        """Integrate to the first threshold crossing: (rescaled duration, neurons at threshold); (inf, []) if none."""
+        """Integrate to the first threshold crossing: (rescaled duration, neurons at threshold); (inf, []) if every
+        dormant utility is <= 0 at ``horizon`` without a crossing, (horizon, []) if some is still positive."""
         net, threshold = self.net, self.threshold
         neurons = np.array(sorted(self.directions))
         k, p, c = len(neurons), net.X.shape[1] + net.Y.shape[1], net.Y.shape[1]
+        # time in units of 1/(the data's utility scale): the field is O(1) and the cost independent of the data's scale
+        unit = net.utility_scale or 1.0
 
         def field(_t: float, y: np.ndarray) -> np.ndarray:
             theta = y[: k * p].reshape(k, p)
@@ -118,7 +129,8 @@ class SphereDormant:
             utility, grad_a, grad_w = net.utility_gradient(r, theta[:, :c], theta[:, c:], neurons)
             grad = np.hstack([grad_a, grad_w])
             tangent = grad - np.sum(grad * theta, axis=1, keepdims=True) * theta
-            return np.concatenate([(tangent / y[k * p :, None]).ravel(), -(net.kappa - 2) * net.kappa * utility])
+            velocity = np.concatenate([(tangent / y[k * p :, None]).ravel(), -(net.kappa - 2) * net.kappa * utility])
+            return velocity / unit
 
         def event(j: int):
             def reached(_t: float, y: np.ndarray) -> float:
@@ -129,14 +141,16 @@ class SphereDormant:
 
         y0 = np.concatenate([np.ravel([self.directions[i] for i in neurons]), [self.q[i] for i in neurons]])
         events = [event(j) for j in range(k)]
-        sol = solve_ivp(field, (0, horizon), y0, method="Radau", events=events, rtol=1e-10, atol=1e-13)
+        rhs = counted(field, self.max_evaluations, "utility maximization")
+        sol = solve_ivp(rhs, (0, horizon * unit), y0, method="Radau", events=events, rtol=1e-10, atol=1e-13)
         theta = sol.y[: k * p, -1].reshape(k, p)
         for j, i in enumerate(neurons):
             self.directions[i] = theta[j] / np.linalg.norm(theta[j])
             self.q[i] = float(sol.y[k * p + j, -1])
         if sol.status != 1:
-            return np.inf, []
-        return float(sol.t[-1]), [int(i) for i in neurons if self.q[i] <= threshold * (1 + SIMULTANEOUS)]
+            utility = net.utility_gradient(r, theta[:, :c], theta[:, c:], neurons)[0]
+            return (float(horizon) if np.any(utility > 0) else np.inf), []
+        return float(sol.t[-1] / unit), [int(i) for i in neurons if self.q[i] <= threshold * (1 + SIMULTANEOUS)]
 
     def activate(self, i: int) -> np.ndarray:
         self.q.pop(i)

@@ -42,7 +42,24 @@ PAPER = Paper(
     models=("lambda_balanced",),
 )
 VIA = "via Nam et al. 2025"
-DERIVATION = lambda: BALANCED.closed_form.derivation  # noqa: E731 - read when a check runs, never at import
+# Theorem 2's derivation (derivations.lambda_balanced.theorem2) is in the spec's notation
+for _name, _latex in (
+    ("lambda", r"\lambda"),
+    ("ell", r"\ell"),
+    ("rho", r"\rho"),
+    ("rho_0", r"\rho_0"),
+    ("w", "w"),
+    ("w_0", "w_0"),
+    ("K", "K"),
+):
+    PAPER.symbol(_name, _latex)
+
+
+def DERIVATION():
+    """Theorem 2's derivation from the mode flow (``derivations.lambda_balanced.theorem2``)."""
+    from derivations.lambda_balanced import theorem2
+
+    return theorem2()
 
 
 def _step(tag: str):
@@ -79,13 +96,21 @@ def _limit(key: str) -> Outcome:
 
 
 def _two_derivations() -> list[sp.Expr]:
+    """Theorem 2's w against the derived closed form's clock gamma: w = w_0 gamma, i.e. w_0 times the clock
+    equation is the w-equation at w = w_0 gamma, with l w_0 = (a_0 + b_0)^2 and l / w_0 = (a_0 - b_0)^2
+    (l = |a_0^2 - b_0^2|); and the two models' closed forms coincide (the same mode flow)."""
+    from derivations.lambda_balanced import _w_equation
+
     balanced, hyperbolic = BALANCED.closed_form, HYPERBOLIC.closed_form
-    (g1, sol1), (g2, sol2) = next(iter(balanced.riccati.items())), next(iter(hyperbolic.riccati.items()))
-    out = [
-        c1 - c2
-        for c1, c2 in zip((sol1.c2, sol1.c1, sol1.c0, sol1.y0), (sol2.c2, sol2.c1, sol2.c0, sol2.y0), strict=True)
-    ]
-    out += [balanced.state[n].xreplace({g1: g2}) - hyperbolic.state[n] for n in ("a", "b")]
+    ((gamma, clock),) = balanced.clocks.items()
+    S, a0, b0 = BALANCED.symbol("S"), BALANCED.init_symbol("a"), BALANCED.init_symbol("b")
+    w_rhs, _ = _w_equation(S)
+    u0, v0 = a0 + b0, a0 - b0
+    in_clock = (
+        (w_rhs.xreplace({L.w: L.w0 * gamma}) / L.w0).xreplace({L.w0: u0**2 / L.ell}).xreplace({L.ell: sp.Abs(u0 * v0)})
+    )
+    out = [in_clock - clock.rhs]
+    out += [balanced.in_initial_values()[n] - hyperbolic.in_initial_values()[n] for n in ("a", "b")]
     return out
 
 
@@ -151,7 +176,8 @@ PAPER.claim(
 )
 PAPER.claim(
     "theorem2.agrees_with_hyperbolic",
-    "The w-substitution and Saxe's hyperbolic coordinates give the same clock equation and the same a(t), b(t)",
+    "Theorem 2's w is w(0) times the derived clock γ (the same Riccati equation under w = w(0)γ), and a(t), b(t) "
+    "agree with Saxe's hyperbolic coordinates",
     where=f"Theorem 2, App. F.1 ({VIA})",
     check=deferred(lambda: identities(_two_derivations())),
 )

@@ -8,11 +8,13 @@ carry the paper's equation tag.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import sympy as sp
 
 from derivations import models
 from derivations.hyperbolic import SYMBOLS as H
-from proofs_check.checkers import all_of, closed_form_error, deferred, derivation_steps, identities
+from proofs_check.checkers import closed_form_error, deferred, derivation_steps, identities
 from proofs_check.claims import Outcome
 from proofs_check.paper import Paper
 
@@ -143,34 +145,28 @@ PAPER.claim(
 
 
 # ---------------------------------------------------------------- §5 / App. H: Theorem 3, step by step
-def _clock_residuals(rate_sign: int = 1) -> list[sp.Expr]:
-    """Eqs 79–81, each half on its own: with gamma' = 2 (S - theta) gamma / Z, d/dt (u gamma^{-1/2}) = 0 and
-    d/dt (v gamma^{1/2}) = 0 along the derived flow, u = a + b, v = a - b (``rate_sign`` -1: a wrong clock)."""
-    G = sp.Symbol("G", positive=True)
-    a_, b_, theta_ = SCALAR.symbol("a"), SCALAR.symbol("b"), SCALAR.symbol("theta")
-    gdot = rate_sign * 2 * (S - theta_) * G / Z
-    u_dot, v_dot = SCALAR.unit_time_derivative(a_ + b_), SCALAR.unit_time_derivative(a_ - b_)
-    return [
-        u_dot / sp.sqrt(G) - (a_ + b_) * gdot / (2 * G ** sp.Rational(3, 2)),
-        v_dot * sp.sqrt(G) + (a_ - b_) * gdot / (2 * sp.sqrt(G)),
-    ]
+def _appendix_h(tag: str) -> tuple[sp.Basic, Callable[[], Outcome]]:
+    from proofs_check.papers.nam2025_appH import appendix_h_checks
+
+    return appendix_h_checks(SCALAR)[tag]
 
 
-def _step_check(tag: str) -> Outcome:
-    """The steps of the recorded derivation tagged ``tag``; for eqs 79–81, whose recorded step adds two residuals
-    (so opposite errors could cancel), each half is also checked on its own."""
-    steps = derivation_steps(DERIVATION(), [tag])
-    return all_of(steps, identities(_clock_residuals()))() if tag == "79–81" else steps()
-
-
+for symbol, latex in (("a_dot", r"\dot a_i"), ("u_dot", r"\dot u_i"), ("gamma_dot", r"\dot\gamma")):
+    PAPER.symbol(symbol, latex)
+PAPER.symbol("Delta", r"\Delta")
+PAPER.symbol("k", "k")
 for tag in ("77", "78", "79–81", "72–73", "82–85", "86–87", "88", "89–90", "91–93", "94", "74", "76", "96"):
     PAPER.claim(
         f"appH.eq{tag.replace('–', '-')}",
-        lambda tag=tag: DERIVATION().by_tag(tag)[-1].relation,
+        lambda tag=tag: _appendix_h(tag)[0],
         where="App. H",
         eq=tag,
-        assume=(Z > 0, Sigma0 + S0 > 0),
-        check=lambda tag=tag: _step_check(tag),
+        assume=(
+            Z > 0,
+            Sigma0 + S0 > 0,
+            "printed formula = the step derivations.solve derived, in the paper's notation",
+        ),
+        check=lambda tag=tag: _appendix_h(tag)[1](),
     )
 
 
@@ -319,15 +315,21 @@ PAPER.claim(
 
 
 def _saddle() -> Outcome:
-    """Sigma0 + S0 = 0: the engine takes the linear branch, theta = -M0/(2 gamma) <= 0 and Sigma = M0/(2 gamma)
-    (eq 82–85 with P0 = 0); theta then obeys the output equation theta' = 2 Sigma (S - theta)/Z."""
+    """Sigma0 + S0 = 0 makes the derived clock equation's leading coefficient vanish (the recorded case split):
+    the engine then takes the linear branch; theta = theta[-1]/gamma <= 0 (eq 82–85 with theta[+1] = 0) and
+    Sigma = -theta[-1]/gamma obey the output equation theta' = 2 Sigma (S - theta)/Z."""
     from derivations.riccati import riccati_solution
 
-    sol = riccati_solution(0, 2 * S / Z, H.M0 / Z, 1, t)
+    cf = SCALAR.closed_form
+    ((gamma, clock),) = cf.clocks.items()
+    plus, minus = (next(s for s in cf.sums if str(s) == f"theta[{k}]") for k in ("+1", "-1"))
+    if clock.cases.get(sp.Eq(clock.c2, 0)) != "linear":
+        return Outcome.refuted("case split", {"cases": clock.cases})
+    sol = riccati_solution(clock.rhs.xreplace({plus: 0}), gamma, 1, cf.t)
     if sol.branch != "linear":
         return Outcome.refuted("Riccati branch", {"branch": sol.branch})
-    theta_t_, sigma_t = -H.M0 / (2 * sol.solution), H.M0 / (2 * sol.solution)
-    return identities([sp.diff(theta_t_, t) - 2 * sigma_t * (S - theta_t_) / Z])()
+    theta_t_, sigma_t = minus / sol.solution, -minus / sol.solution
+    return identities([sp.diff(theta_t_, cf.t) - 2 * sigma_t * (S - theta_t_) / Z])()
 
 
 PAPER.claim(
@@ -350,9 +352,12 @@ PAPER.claim(
 def _symmetric_root() -> sp.Expr:
     """gamma_+ of the model's derived closed form (its Riccati solution's root definition) at the symmetric
     init S0 = 0, i.e. P0 = M0 = Sigma0, with S > 0."""
-    (solution,) = SCALAR.closed_form.riccati.values()
-    root = solution.definitions[solution.r_plus].xreplace({solution.k: solution.definitions[solution.k]})
-    return root.xreplace({H.P0: Sig_pos, H.M0: Sig_pos, S: S_pos})
+    from proofs_check.papers.nam2025_appH import derived_sums
+
+    cf = SCALAR.closed_form
+    (solution,) = cf.riccati.values()
+    root = solution.definitions[solution.r_plus]
+    return root.xreplace(derived_sums(SCALAR, cf)).xreplace({Sigma0: Sig_pos, S0: 0, S: S_pos})
 
 
 gp_derived = PAPER.symbol("gamma_+^derived", r"\gamma_+", _symmetric_root, real=True)

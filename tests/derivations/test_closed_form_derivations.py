@@ -122,7 +122,7 @@ def substitute_shared_clock(p: int, riccati_rhs):
     states = {}
     for i in range(p):
         for n in ("a", "b"):
-            expr = cf.state[n].xreplace({cf.init["a"]: A[i], cf.init["b"]: B[i], gamma: H**2})
+            expr = cf.in_initial_values()[n].xreplace({cf.init["a"]: A[i], cf.init["b"]: B[i], gamma: H**2})
             states[inst.state[n][i]] = expr
     Sigma0, S0 = spec_stats(A, B, Z)
     Hdot = riccati_rhs(H**2, Sigma0, S0) / (2 * H)
@@ -157,8 +157,8 @@ def test_two_layer_closed_form_initial_condition() -> None:
     cf = closed_form("two_layer_scalar")
     ((gamma, _),) = cf.riccati.items()
     a0, b0 = cf.init["a"], cf.init["b"]
-    assert sp.simplify(cf.state["a"].subs(gamma, 1) - a0) == 0
-    assert sp.simplify(cf.state["b"].subs(gamma, 1) - b0) == 0
+    assert sp.simplify(cf.in_initial_values()["a"].subs(gamma, 1) - a0) == 0
+    assert sp.simplify(cf.in_initial_values()["b"].subs(gamma, 1) - b0) == 0
 
 
 EXPLICIT_CASES = {
@@ -231,7 +231,7 @@ def test_diagonal_closed_form_solves_the_explicit_flow_p2() -> None:
     for i in range(p):
         rename = {cf.init["a"]: A[i], cf.init["b"]: B[i], S: Ss[i], lam: lams[i], gamma: H[i] ** 2}
         for n in ("a", "b"):
-            states[inst.state[n][i]] = cf.state[n].xreplace(rename)
+            states[inst.state[n][i]] = cf.in_initial_values()[n].xreplace(rename)
         Sigma, S0 = (A[i] ** 2 + B[i] ** 2) / 2, A[i] * B[i]
         g = H[i] ** 2
         clocks[sp.Derivative(H[i], cf.t)] = lams[i] * (-(Sigma + S0) * g**2 + 2 * Ss[i] * g + (Sigma - S0)) / (2 * H[i])

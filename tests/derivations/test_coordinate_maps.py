@@ -44,7 +44,7 @@ def test_layerwise_closed_form_solves_its_own_flow_at_width_2() -> None:
     per_unit = []
     for i in range(2):
         init = {model.init_symbol("u"): sp.Symbol(f"u0_{i}"), model.init_symbol("w"): sp.Symbol(f"w0_{i}")}
-        per_unit.append({n: e.xreplace(init).xreplace({clock: G}) for n, e in cf.state.items()})
+        per_unit.append({n: e.xreplace(init).xreplace({clock: G}) for n, e in cf.in_initial_values().items()})
     sums = {
         s: sum(
             e.xreplace({model.init_symbol("u"): sp.Symbol(f"u0_{i}"), model.init_symbol("w"): sp.Symbol(f"w0_{i}")})
@@ -59,4 +59,4 @@ def test_layerwise_closed_form_solves_its_own_flow_at_width_2() -> None:
             lhs = sp.diff(per_unit[i][n], G) * gdot
             rhs = inst.vector_field[inst.state[n][i]].xreplace(values)
             assert prove_zero(lhs - rhs).holds, (n, i)
-    assert t not in set().union(*(e.free_symbols for e in cf.state.values()))
+    assert t not in set().union(*(e.free_symbols for e in cf.in_initial_values().values()))

@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 
 from derivations import models
-from derivations.lambda_balanced import SYMBOLS, lambda_limits, mode_rho, transition_function
+from derivations.lambda_balanced import SYMBOLS, lambda_limits, mode_rho, theorem2, transition_function
 
 MODEL = models.get("lambda_balanced")
 
@@ -30,7 +30,7 @@ CASES = [(1.5, 0.2, 0.8, 0.7), (0.4, 1.3, -2.0, 1.9), (2.0, -0.5, 0.05, 0.3), (-
 
 
 def test_every_derivation_step_checks() -> None:
-    derivation = MODEL.closed_form.derivation
+    derivation = theorem2()
     assert all(c.proof.holds and c.proof.exact for c in derivation.check())
     assert {"14", "F.1", "F.1 (w)", "Thm 2"} <= {s.tag for s in derivation.steps}
 

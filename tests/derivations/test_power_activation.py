@@ -9,6 +9,7 @@ import sympy as sp
 
 from derivations import models
 from derivations import power_activation as pa
+from derivations.closed_form import Unsolved
 from derivations.models import power_activation as pa_model
 from derivations.models.power_activation import MODEL, power_activation
 from derivations.proof import prove_zero
@@ -43,10 +44,11 @@ def test_one_model_per_beta_and_the_default() -> None:
     assert {power_activation(beta).name for beta in (1, 2, 3, 4)} == {"power_activation"}
     assert len({power_activation(beta).title for beta in (1, 2, 3, 4)}) == 4
     assert models.get("power_activation") is MODEL
-    assert MODEL.solver is None
+    assert isinstance(MODEL.solution, Unsolved)
+    assert "one clock per unit" in MODEL.solution.reason
     assert dict(MODEL.learning_rates) == {"u": "eta_u", "w": "eta_w"}
     assert MODEL.shared_param_names == ("gamma", "eta_u", "eta_w", "a", "b")
-    with pytest.raises(ValueError, match="no closed-form solver"):
+    with pytest.raises(ValueError, match="no closed form"):
         _ = MODEL.closed_form
 
 

@@ -15,7 +15,13 @@ from derivations import riccati_solution
 from derivations.riccati import ALPHA, BETA
 
 t = sp.Symbol("t", nonnegative=True)
+Y = sp.Symbol("y", real=True)
 R = sp.Rational
+
+
+def solve_q(c2: object, c1: object, c0: object, y0: object):
+    """The engine on y' = c2 y^2 + c1 y + c0 (it takes the model's right-hand side as a polynomial in y)."""
+    return riccati_solution(sp.sympify(c2) * Y**2 + sp.sympify(c1) * Y + sp.sympify(c0), Y, y0, t)
 
 
 def ode_residual(solution: sp.Expr, c2: sp.Expr, c1: sp.Expr, c0: sp.Expr) -> sp.Expr:
@@ -64,7 +70,7 @@ BRANCH_CASES = {
 @pytest.mark.parametrize("case", list(BRANCH_CASES))
 def test_every_branch_solves_the_ode(case) -> None:
     c2, c1, c0, y0, branch, by_hand = BRANCH_CASES[case]
-    sol = riccati_solution(c2, c1, c0, y0, t)
+    sol = solve_q(c2, c1, c0, y0)
     assert sol.branch == branch
     assert_solves(sol, c2, c1, c0, y0)
     assert vanishes(sol.solution - by_hand), (sol.solution, by_hand)
@@ -73,12 +79,12 @@ def test_every_branch_solves_the_ode(case) -> None:
 
 def test_symbolic_linear_and_constant_branches() -> None:
     lam, S, theta0 = sp.Symbol("lam", positive=True), sp.Symbol("S", real=True), sp.Symbol("theta_0", real=True)
-    sol = riccati_solution(0, -lam, lam * S, theta0, t)
+    sol = solve_q(0, -lam, lam * S, theta0)
     assert sol.branch == "linear"
     assert_solves(sol, 0, -lam, lam * S, theta0)
     assert vanishes(sol.solution - (S + (theta0 - S) * sp.exp(-lam * t)))  # eq 10
     c0 = sp.Symbol("c0", real=True)
-    sol = riccati_solution(0, 0, c0, theta0, t)
+    sol = solve_q(0, 0, c0, theta0)
     assert sol.branch == "constant-rate"
     assert sp.expand(sol.solution - (theta0 + c0 * t)) == 0
 
@@ -86,7 +92,7 @@ def test_symbolic_linear_and_constant_branches() -> None:
 def test_symbolic_generic_branch() -> None:
     """Fully symbolic coefficients: check with k = sqrt(Delta) as a symbol and reduce modulo k^2 - Delta."""
     c2, c1, c0, y0 = sp.symbols("c2 c1 c0 y0", real=True)
-    sol = riccati_solution(c2, c1, c0, y0, t)
+    sol = solve_q(c2, c1, c0, y0)
     assert sol.branch == "generic"
     for c in sol.derivation.check():
         assert c.proof.holds and c.proof.exact, (c.step.justification, c.proof)
@@ -118,7 +124,7 @@ def stable_as_function(sol, c2, c1, c0):
 @pytest.mark.parametrize("case", ["generic", "logistic", "generic, c2 > 0"])
 def test_stable_form_equals_the_solution(case) -> None:
     c2, c1, c0, y0, _, by_hand = BRANCH_CASES[case]
-    sol = riccati_solution(c2, c1, c0, y0, t)
+    sol = solve_q(c2, c1, c0, y0)
     assert vanishes(stable_as_function(sol, c2, c1, c0) - by_hand)
     # alpha * beta = -c2 c0 (the identity the numerics use to avoid cancellation)
     k = sp.sqrt(c1**2 - 4 * c2 * c0)
@@ -139,7 +145,7 @@ def test_generic_branch_numerically_on_rational_coefficients(c2, roots, y0_offse
     repelling = u if c2 < 0 else v
     y0 = repelling + y0_offset if c2 < 0 else repelling - y0_offset
     assume(y0 not in (u, v))
-    sol = riccati_solution(c2, c1, c0, y0, t)
+    sol = solve_q(c2, c1, c0, y0)
     assert sol.branch == "generic"
     residual = ode_residual(sol.solution, c2, c1, c0)
     f = sp.lambdify(t, residual, "mpmath")
@@ -158,12 +164,13 @@ def test_generic_branch_numerically_on_rational_coefficients(c2, roots, y0_offse
 @pytest.mark.parametrize(("c2", "c1", "c0"), [(1, 0, 1), (1, 2, 3), (-1, 1, -1), (R(1, 2), 1, 1)])
 def test_negative_discriminant_is_rejected(c2, c1, c0) -> None:
     with pytest.raises(ValueError, match="discriminant"):
-        riccati_solution(c2, c1, c0, 0, t)
+        solve_q(c2, c1, c0, 0)
 
 
-def test_unknown_branch_is_rejected() -> None:
-    with pytest.raises(ValueError, match="branch"):
-        riccati_solution(-1, 3, 4, 0, t, branch="logistic")
+@pytest.mark.parametrize("rhs", [Y**3 - Y, t * Y**2 + 1, sp.sqrt(Y)])
+def test_a_right_hand_side_that_is_not_riccati_is_rejected(rhs) -> None:
+    with pytest.raises(ValueError, match="Riccati"):
+        riccati_solution(rhs, Y, 0, t)
 
 
 def test_generic_solution_agrees_with_dsolve_bernoulli() -> None:
@@ -176,7 +183,7 @@ def test_generic_solution_agrees_with_dsolve_bernoulli() -> None:
     constant = sp.solve(sp.Eq(general.rhs.subs(t, 0), R(1, 2)), C1)
     assert len(constant) == 1
     reference = general.rhs.subs(C1, constant[0])
-    ours = riccati_solution(-2, 6, 0, R(1, 2), t).solution
+    ours = solve_q(-2, 6, 0, R(1, 2)).solution
     assert sp.simplify(ours - reference) == 0
     # and the package's double-root branch against dsolve's separable answer
     y = sp.Function("y")
@@ -186,5 +193,5 @@ def test_generic_solution_agrees_with_dsolve_bernoulli() -> None:
     (C1,) = general.free_symbols - {t}
     solved = sp.solve(general.subs(y(t), sp.Symbol("Y")), sp.Symbol("Y"))
     candidates = [s.subs(C1, c) for s in solved for c in sp.solve(sp.Eq(s.subs(t, 0), 3), C1)]
-    ours = riccati_solution(-1, 2, -1, 3, t).solution
+    ours = solve_q(-1, 2, -1, 3).solution
     assert any(sp.simplify(ours - c) == 0 for c in candidates)

@@ -130,8 +130,10 @@ def _scalar_unit_mp(a0: float, b0: float, S: float, time: mpmath.mpf, dps: int) 
     with mpmath.workdps(dps):
         A, B, S = mpmath.mpf(float(a0)), mpmath.mpf(float(b0)), mpmath.mpf(float(S))
         Sigma0, S0 = (A * A + B * B) / 2, A * B
-        r = mpmath.sqrt(_gamma_mp(Sigma0, S0, S, time))
-        return (A + B) / 2 * r + (A - B) / 2 / r, (A + B) / 2 * r - (A - B) / 2 / r
+        # gamma > 0 exactly; where it decays below 10^-dps the verbatim eq 74 can round it below 0
+        r = mpmath.sqrt(max(_gamma_mp(Sigma0, S0, S, time), 0))
+        decaying = (A - B) / 2 / r if A != B else 0  # a balanced unit has no decaying part, even where r rounds to 0
+        return (A + B) / 2 * r + decaying, (A + B) / 2 * r - decaying
 
 
 def linear_theta_mp(theta0: np.ndarray, S: np.ndarray, lam: np.ndarray, t: np.ndarray, dps: int = 60) -> np.ndarray:

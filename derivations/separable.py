@@ -1,0 +1,133 @@
+r"""Autonomous scalar ODEs that are not Riccati: the implicit closed form :math:`t(y) = \int_{y_0}^{y} dy/G(y)`.
+
+The integrand's partial fractions come from ``sympy.apart`` and each term is integrated over the reals by
+``sympy.integrals.rationaltools.ratint(..., real=True)`` (logarithms and arctangents). SymPy cannot split a
+factor such as :math:`S - y^3` over the reals while :math:`S` is a symbol, and its real integrator then drops
+terms (``tests/derivations/test_sympy_regressions.py``); a parameter under the real root of such a factor is
+therefore written as a power of a new real symbol (:math:`S = c^3`, :math:`c` the real cube root), after which
+the factor splits over :math:`\mathbb Q(c)`. Logarithms of linear factors become logarithms of absolute values
+(an antiderivative on each interval between fixed points). The result is checked by differentiation.
+
+Between consecutive real roots of :math:`G` the solution is monotone and never reaches a root in finite time,
+so :math:`t(y)` is inverted numerically by a bracketed root solve between :math:`y_0` and the next fixed point
+in the direction of motion (``numerics.implicit``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+from sympy.integrals.rationaltools import ratint
+
+from .derivation import Derivation
+from .proof import prove_zero
+
+__all__ = ["ImplicitSolution", "implicit_solution"]
+
+
+@dataclass(frozen=True)
+class ImplicitSolution:
+    """``t = antiderivative(y) - antiderivative(y0)`` for ``y' = rhs(y)``; ``fixed_points`` are the real roots of
+    ``rhs`` (in the model's symbols), ``radicals`` the new symbols with their definitions (e.g. ``c`` → the real
+    cube root of ``S``), to be substituted before evaluation."""
+
+    y: sp.Symbol
+    rhs: sp.Expr
+    y0: sp.Expr
+    t: sp.Symbol
+    antiderivative: sp.Expr
+    fixed_points: tuple[sp.Expr, ...]
+    radicals: dict[sp.Symbol, sp.Expr]
+    derivation: Derivation
+    nonzero: tuple[sp.Expr, ...] = ()
+
+    @property
+    def implicit(self) -> sp.Eq:
+        """The implicit closed form ``t = F(y) - F(y0)``."""
+        return sp.Eq(self.t, self.antiderivative - self.antiderivative.subs(self.y, self.y0))
+
+
+def _radical_substitution(rhs: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, dict[sp.Symbol, tuple[sp.Symbol, int]]]:
+    """Write each parameter under a real root of a factor of ``rhs`` as a power of a new real symbol, so that the
+    factor splits over the rationals in that symbol; returns the new ``rhs`` and {new symbol: (parameter, q)}."""
+    radicals: dict[sp.Symbol, tuple[sp.Symbol, int]] = {}
+    for factor, _ in sp.factor_list(rhs, y)[1]:
+        if sp.degree(factor, y) < 3:
+            continue
+        for root in sp.roots(sp.Poly(factor, y)):
+            for power in sp.preorder_traversal(root):
+                if (
+                    isinstance(power, sp.Pow)
+                    and isinstance(power.exp, sp.Rational)
+                    and power.exp.q > 1
+                    and isinstance(power.base, sp.Symbol)
+                    and power.base not in (base for base, _ in radicals.values())
+                ):
+                    q = int(power.exp.q)
+                    c = sp.Symbol(f"{power.base}^(1/{q})", real=True)
+                    radicals[c] = (power.base, q)
+                    rhs = rhs.xreplace({power.base: c**q})
+    return rhs, radicals
+
+
+def _real_roots(rhs: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, ...]:
+    """The roots of ``rhs`` that are real for every value of the symbols (linear factors over the coefficients)."""
+    roots = []
+    for factor, _ in sp.factor_list(rhs, y)[1]:
+        if sp.degree(factor, y) == 1:
+            roots.extend(sp.roots(sp.Poly(factor, y)))
+    return tuple(roots)
+
+
+def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag: str = "") -> ImplicitSolution:
+    """Derive ``t(y)`` for the autonomous equation ``y' = rhs(y)`` (``rhs`` rational in ``y``, free of ``t``)."""
+    if t in rhs.free_symbols:
+        raise ValueError(f"not autonomous: {rhs}")
+    split, radicals = _radical_substitution(sp.factor(rhs), y)
+    derivation = Derivation(f"separable equation for {y}")
+    yt = sp.Function(str(y))(t)
+    derivation.add(
+        sp.Eq(sp.Derivative(yt, t), rhs.subs(y, yt)),
+        f"autonomous in {y}, not a Riccati equation",
+        tag,
+        residual=sp.S.Zero,
+    )
+    for symbol, (base, q) in radicals.items():
+        derivation.add(
+            sp.Eq(base, symbol**q),
+            f"write {base} as the power {q} of its real root, so that the factors of the right-hand side split",
+            tag,
+            residual=sp.S.Zero,
+        )
+    partial = sp.apart(1 / split, y)
+    derivation.add(
+        sp.Eq(1 / split, partial, evaluate=False),
+        "partial fractions (sympy.apart)",
+        tag,
+        residual=1 / split - partial,
+    )
+    terms = [ratint(term, y, real=True) for term in sp.Add.make_args(partial)]
+    antiderivative = sp.Add(*terms).replace(
+        lambda e: isinstance(e, sp.log) and sp.degree(e.args[0], y) == 1, lambda e: sp.log(sp.Abs(e.args[0]))
+    )
+    derivation.add(
+        sp.Eq(t, antiderivative - antiderivative.subs(y, sp.Symbol(f"{y}_0"))),
+        "integrate term by term over the reals (ratint, real=True); log|.| of linear factors; checked by "
+        "differentiating the antiderivative",
+        tag,
+        verifier=lambda: prove_zero(sp.diff(sp.Add(*terms), y) - 1 / split),
+    )
+    fixed = _real_roots(split, y)
+    derivation.add(
+        sp.Eq(sp.Symbol("fixed points"), sp.FiniteSet(*fixed)),
+        "real roots of the right-hand side (linear factors): the solution stays between consecutive ones",
+        tag,
+        verifier=lambda: prove_zero(sp.Add(*(split.subs(y, r) ** 2 for r in fixed))),
+    )
+    back = {symbol: sp.real_root(base, q) for symbol, (base, q) in radicals.items()}
+    # the partial fractions divide by parameter factors (e.g. S through its cube root): assumed non-zero
+    divisors = {f for term in sp.Add.make_args(partial) for f in sp.Mul.make_args(sp.fraction(term)[1])}
+    parameters = {f.base if isinstance(f, sp.Pow) else f for f in divisors if f.free_symbols and not f.has(y)}
+    nonzero = tuple(sorted((p.xreplace({c: base for c, (base, _) in radicals.items()}) for p in parameters), key=str))
+    return ImplicitSolution(y, rhs, y0, t, antiderivative, fixed, back, derivation, nonzero)

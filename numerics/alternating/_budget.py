@@ -1,0 +1,27 @@
+"""Evaluation budgets of the AGF integrators: no integration runs unbounded, whatever the data."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+__all__ = ["counted"]
+
+Field = Callable[[float, np.ndarray], np.ndarray]
+
+
+def counted(field: Field, limit: int, what: str) -> Field:
+    """``field``, raising a ``RuntimeError`` that says how to raise the budget at its (limit + 1)-th evaluation."""
+    calls = 0
+
+    def wrapped(t: float, y: np.ndarray) -> np.ndarray:
+        nonlocal calls
+        calls += 1
+        if calls > limit:
+            raise RuntimeError(
+                f"{what}: more than max_evaluations = {limit} evaluations of the vector field; raise max_evaluations"
+            )
+        return field(t, y)
+
+    return wrapped

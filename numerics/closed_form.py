@@ -1,0 +1,378 @@
+"""Evaluate a model's derived closed form (``derivations.solve``) on arrays, in float64 or in mpmath.
+
+The closed form is compiled once per (model, backend): the sums' summands, each clock's solution (a Riccati clock
+through the engine's stable form, ``numerics.riccati``; an implicit one through a bracketed root solve,
+``numerics.implicit``) and the state in terms of the clocks. Arrays carry units on the last axis, so one compiled
+closed form serves every width and batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from derivations.closed_form import ClosedForm, Unsolved
+from derivations.model import Model
+from derivations.riccati import RiccatiSolution
+
+from .compiled import lambdified
+from .evaluate import apply, unit_sums
+from .implicit import CompiledImplicit, implicit_mpmath, implicit_numpy
+from .riccati import riccati_increment, riccati_mpmath, riccati_numpy
+
+__all__ = ["CompiledClosedForm", "Decomposed", "closed_form_numpy", "closed_form_state", "compiled_closed_form"]
+
+# A positive clock (gamma) is clipped to the normal float64 range: it only reaches 0 or inf in degenerate branches
+# (a sum of squares that vanishes), where the factor it multiplies is exactly zero.
+GAMMA_RANGE = (np.finfo(float).tiny, np.finfo(float).max)
+CHUNK = 1 << 16
+"""Values per array in one block of times: the temporaries of a block stay in the cache."""
+CONDITION_TOLERANCE = 1e-12
+"""A start satisfies a closed form's condition if each expression is at most this times the unit's largest
+initial value in absolute value."""
+
+
+@dataclass(frozen=True)
+class Decomposed:
+    """Expressions written as signed sums of *products* ``coefficient * atom``: an atom depends on the clocks and
+    the time, a coefficient on the start or the unit (e.g. ``a = P_1 + P_2``, ``b = P_1 - P_2`` with
+    ``P_1 = (chi_1(0)/2) sqrt(gamma)``, ``P_2 = (chi_2(0)/2)/sqrt(gamma)``). The atoms are computed once per
+    (time, start) by one generated function with common subexpressions shared, each product once (also when
+    several outputs use it, with either sign), and the outputs are written in place into preallocated arrays."""
+
+    atoms: Callable[..., list]
+    atom_names: tuple[str, ...]
+    products: tuple[tuple[int, Callable[..., object]], ...]
+    terms: dict[str, tuple[tuple[int, int], ...]]
+    powers: tuple[tuple[dict[str, sp.Expr], sp.Expr], ...] | None = None
+    starts: dict[str, str] | None = None
+
+    @classmethod
+    def of(
+        cls,
+        exprs: Mapping[str, sp.Expr],
+        clocks: Sequence[sp.Symbol],
+        t: sp.Symbol,
+        starts: Mapping[str, str] | None = None,
+    ) -> Decomposed:
+        """Split each of ``exprs`` over the atoms (the factors of its terms that depend on ``clocks`` or ``t``);
+        ``starts`` names each expression's value at t = 0 (for the increment form)."""
+        atoms: list[sp.Expr] = []
+        products: list[tuple[int, sp.Expr]] = []
+        terms = {}
+        for name, expr in exprs.items():
+            groups: dict[sp.Expr, sp.Expr] = {}
+            for term in sp.Add.make_args(sp.expand(expr)):
+                coefficient, atom = term.as_independent(*clocks, t, as_Add=False)
+                groups[atom] = groups.get(atom, sp.S.Zero) + coefficient
+            signed = []
+            for atom, coefficient in groups.items():
+                if atom not in atoms:
+                    atoms.append(atom)
+                product = (atoms.index(atom), sp.factor(coefficient))
+                negated = (product[0], sp.factor(-coefficient))
+                if negated in products and product not in products:
+                    signed.append((products.index(negated), -1))
+                    continue
+                if product not in products:
+                    products.append(product)
+                signed.append((products.index(product), 1))
+            terms[name] = tuple(signed)
+        arguments = sorted(set().union(*(a.free_symbols for a in atoms)), key=str)
+        generated = sp.lambdify(arguments, atoms, modules="numpy", cse=True)
+        compiled = tuple((index, lambdified(coefficient, "numpy")) for index, coefficient in products)
+        powers = [_power_form(atom, clocks, t) for atom in atoms]
+        usable = None if any(p is None for p in powers) else tuple(powers)
+        return cls(generated, tuple(str(a) for a in arguments), compiled, terms, usable, dict(starts or {}))
+
+    def coefficients(self, env: Mapping[str, object]) -> list[np.ndarray]:
+        """The products' coefficients, evaluated once (per start or unit) from ``env``."""
+        return [np.asarray(apply(f, env, "numpy"), dtype=float) for _, f in self.products]
+
+    def evaluate(
+        self,
+        env: Mapping[str, object],
+        coefficients: Sequence[np.ndarray],
+        out: Mapping[str, np.ndarray],
+        where: slice,
+        increments: Mapping[str, tuple[np.ndarray, np.ndarray]] | None = None,
+    ) -> None:
+        """Write each expression at the times ``where`` into ``out[name][where]`` (the atoms from ``env``).
+
+        ``increments`` (clock name → (start, increment ``y - y0``)) switch on the increment form where a clock
+        has moved by less than half its start: there ``x = x(0) + sum_m c_m (B_m - B_m(0))`` with
+        ``B_m - B_m(0) = B_m(0) expm1(sum_g p_g log1p(dy_g / y0_g) + nu t)``, which keeps the digits that the
+        direct sum loses to cancellation when the state barely moves (a lazy unit, a tiny target)."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            atoms = self.atoms(*(env[n] for n in self.atom_names))
+            values = [np.multiply(c, atoms[index]) for (index, _), c in zip(self.products, coefficients, strict=True)]
+            self._combine(values, {name: out[name][where] for name in self.terms})
+            if not increments or self.powers is None:
+                return
+            near = np.any([np.abs(dy) < 0.5 * np.abs(y0) for y0, dy in increments.values()], axis=0)
+            if not np.any(near):
+                return
+            changes = [self._change(index, increments, env["t"]) for index, _ in self.products]
+            moved = [np.multiply(c, change) for c, change in zip(coefficients, changes, strict=True)]
+            scratch = {name: np.empty_like(out[name][where]) for name in self.terms}
+            self._combine(moved, scratch)
+            for name, value in scratch.items():
+                value += env[self.starts[name]]
+                np.copyto(out[name][where], value, where=np.broadcast_to(near, value.shape))
+
+    def cancelling(self, env: Mapping[str, object], coefficients: Sequence[np.ndarray]) -> np.ndarray:
+        """Starts whose outputs, at the time in ``env`` (the last one, where units have settled), are sums of
+        products that cancel by more than a factor 64: the float64 sum has lost digits there that a settled
+        state's conditioning does not excuse (a unit settling to a small value from large terms), so those starts
+        are evaluated again with more digits. (Mid-trajectory cancellation, at a sign change, is as ill-conditioned
+        as the problem there.)"""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            atoms = self.atoms(*(env[n] for n in self.atom_names))
+            values = [np.multiply(c, atoms[index]) for (index, _), c in zip(self.products, coefficients, strict=True)]
+            flags = []
+            for terms in self.terms.values():
+                x = sum(sign * values[i] for i, sign in terms)
+                bound = sum(np.abs(values[i]) for i, _ in terms)
+                flags.append(np.any(~(bound <= 64 * np.abs(x)) & (bound > 0), axis=(0, -1)))
+        return np.any(flags, axis=0)
+
+    def _combine(self, values: Sequence[np.ndarray], targets: Mapping[str, np.ndarray]) -> None:
+        for name, terms in self.terms.items():
+            target = targets[name]
+            (first, sign), *rest = terms
+            np.multiply(values[first], sign, out=target) if sign < 0 else np.copyto(target, values[first])
+            for index, sign in rest:
+                (np.add if sign > 0 else np.subtract)(target, values[index], out=target)
+
+    def _change(self, index: int, increments: Mapping[str, tuple[np.ndarray, np.ndarray]], t: np.ndarray):
+        powers, drift = self.powers[index]
+        exponent = float(drift) * t if drift != 0 else 0.0
+        start = 1.0
+        for name, power in powers.items():
+            y0, dy = increments[name]
+            exponent = exponent + float(power) * np.log1p(dy / y0)
+            start = start * np.power(y0, float(power))
+        return start * np.expm1(exponent)
+
+
+@dataclass(frozen=True)
+class CompiledClosedForm:
+    """Compiled callables of a closed form; each takes keyword arguments named by the model's symbols."""
+
+    closed_form: ClosedForm
+    coordinates: dict[str, Callable[..., object]]
+    sums: dict[str, Callable[..., object]]
+    riccati: dict[str, tuple[Callable[..., object], ...]]
+    implicit: dict[str, CompiledImplicit]
+    state: dict[str, Callable[..., object]]
+    condition: tuple[Callable[..., object], ...]
+    nonzero: tuple[Callable[..., object], ...]
+    positive: frozenset[str]
+    kernel: Decomposed | None = None
+    initial_rates: dict[str, Callable[..., object]] = field(default_factory=dict)
+
+
+@cache
+def compiled_closed_form(model: Model, backend: str = "numpy") -> CompiledClosedForm:
+    """The compiled closed form of ``model``; ``ValueError`` quoting the reason if ``derivations.solve`` found
+    none."""
+    solution = model.solution
+    if isinstance(solution, Unsolved):
+        raise ValueError(f"method='closed_form' needs a closed form: {solution}")
+    riccati, implicit = {}, {}
+    for clock, sol in solution.clocks.items():
+        if isinstance(sol, RiccatiSolution):
+            riccati[str(clock)] = tuple(
+                lambdified(sp.sympify(c, strict=True), backend) for c in (sol.c2, sol.c1, sol.c0, sol.y0)
+            )
+        else:
+            implicit[str(clock)] = CompiledImplicit.of(sol, backend)
+    return CompiledClosedForm(
+        solution,
+        {str(s): lambdified(e, backend) for s, e in solution.coordinates.items()},
+        {str(s): lambdified(e, backend) for s, e in solution.sums.items()},
+        riccati,
+        implicit,
+        {n: lambdified(e, backend) for n, e in solution.state.items()},
+        tuple(lambdified(c, backend) for c in solution.condition),
+        tuple(lambdified(c, "numpy") for c in solution.nonzero),
+        frozenset(str(g) for g in solution.clocks if g.is_positive),
+        Decomposed.of(
+            {**solution.state, **{str(q): e for q, e in solution.along.items()}},
+            list(solution.clocks),
+            solution.t,
+            {**{n: str(s) for n, s in solution.init.items()}, **{str(q): f"{q}(0)" for q in solution.along}},
+        )
+        if backend == "numpy"
+        else None,
+        {str(g): lambdified(e, "numpy") for g, e in solution.initial_rates.items() if g in solution.riccati},
+    )
+
+
+def check_condition(ccf: CompiledClosedForm, init: Mapping[str, np.ndarray], params: Mapping[str, object]) -> None:
+    """``ValueError`` unless the parameters avoid the derivation's divisions and every unit's start lies on the set
+    where the closed form holds."""
+    for expr, f in zip(ccf.closed_form.nonzero, ccf.nonzero, strict=True):
+        values = {k: np.asarray(v, dtype=float) for k, v in params.items()}
+        if np.any(np.asarray(apply(f, values, "numpy")) == 0):
+            raise ValueError(f"params: the closed form of {ccf.closed_form.model} needs {expr} != 0")
+    if not ccf.condition:
+        return
+    scale = np.max(np.abs(np.stack([np.asarray(v, dtype=float) for v in init.values()])), axis=0)
+    for expr, f in zip(ccf.closed_form.condition, ccf.condition, strict=True):
+        value = np.abs(np.asarray(apply(f, init, "numpy"), dtype=float))
+        if np.any(value > CONDITION_TOLERANCE * scale):
+            general = ccf.closed_form.general
+            raise ValueError(
+                f"init: the closed form of {ccf.closed_form.model} holds only for starts with {expr} = 0 for every "
+                f"unit (largest violation {value.max():.3g}); from a general start: "
+                f"{general.reason if general else 'not solved'}"
+            )
+
+
+def closed_form_state(
+    ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray, backend: str
+) -> dict[str, object]:
+    """The closed-form states at times ``t``: arrays (T, batch, p); ``env`` holds the initial values (named as
+    the model's init symbols) and the parameters."""
+    env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
+    shape = np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
+    env.update({name: apply(f, env, backend) for name, f in ccf.coordinates.items()})
+    env = unit_sums(ccf.sums, env, backend)
+    times = t.reshape(-1, 1, 1) if backend == "numpy" else np.asarray(t, dtype=object).reshape(-1, 1, 1)
+    env["t"] = times
+    for name, coefficient_fns in ccf.riccati.items():
+        c2, c1, c0, y0 = (_coefficient(f, env, backend) for f in coefficient_fns)
+        if backend == "numpy":
+            values = riccati_numpy(c2, c1, c0, y0, times)
+            env[name] = np.clip(values, *GAMMA_RANGE) if name in ccf.positive else values
+        else:
+            env[name] = np.frompyfunc(riccati_mpmath, 5, 1)(c2, c1, c0, y0, times)
+    for name, implicit in ccf.implicit.items():
+        solver = implicit_numpy if backend == "numpy" else implicit_mpmath
+        env[name] = solver(implicit, env, times)
+    full = (len(t), *shape[1:])
+    return {n: np.broadcast_to(apply(f, env, backend), full) for n, f in ccf.state.items()}
+
+
+def _per_unit(ccf: CompiledClosedForm, clock: sp.Symbol) -> bool:
+    """Whether ``clock`` has one value per unit (its coefficients involve a unit's own initial values)."""
+    solution = ccf.closed_form.clocks[clock]
+    units = set(ccf.closed_form.init.values()) | set(ccf.closed_form.coordinates)
+    expressions = (
+        (solution.c2, solution.c1, solution.c0, solution.y0)
+        if isinstance(solution, RiccatiSolution)
+        else (solution.y0, solution.rhs)
+    )
+    return any(sp.sympify(e, strict=True).free_symbols & units for e in expressions)
+
+
+def _power_form(atom: sp.Expr, clocks: Sequence[sp.Symbol], t: sp.Symbol) -> tuple[dict[str, sp.Expr], sp.Expr] | None:
+    """``(powers, nu)`` with ``atom = prod_g g^p_g * exp(nu t)`` (``nu`` a number), or None."""
+    powers: dict[str, sp.Expr] = {}
+    drift = sp.S.Zero
+    for base, exponent in atom.as_powers_dict().items():
+        if base in clocks and exponent.is_number:
+            powers[str(base)] = exponent
+        elif isinstance(base, sp.exp) and exponent == 1 and (base.args[0] / t).is_number:
+            drift += base.args[0] / t
+        elif base is not sp.S.One:
+            return None
+    return powers, drift
+
+
+def closed_form_numpy(ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray) -> dict[str, np.ndarray]:
+    """The closed form in float64, evaluated in blocks of times (``CHUNK`` values per array), each block's clocks
+    and atoms computed once and the outputs written in place: the states (T, batch, p) and the coupling sums along
+    the clocks (T, batch, 1; the quantities then need no sum over the units)."""
+    env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
+    shape = np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
+    env.update({name: apply(f, env, "numpy") for name, f in ccf.coordinates.items()})
+    env = unit_sums(ccf.sums, env, "numpy")
+    clocks = {name: tuple(_coefficient(f, env, "numpy") for f in fns) for name, fns in ccf.riccati.items()}
+    rates = {name: np.asarray(apply(f, env, "numpy"), dtype=float) for name, f in ccf.initial_rates.items()}
+    sums = {str(q) for q in ccf.closed_form.along}
+    out = {n: np.empty((len(t), *shape[1:-1], 1 if n in sums else shape[-1])) for n in ccf.kernel.terms}
+    per_unit = {str(g) for g, sol in ccf.closed_form.clocks.items() if sol.y0.free_symbols or _per_unit(ccf, g)}
+    out.update(
+        {
+            CLOCK + g: np.empty((len(t), *shape[1:-1], shape[-1] if g in per_unit else 1))
+            for g in (*ccf.riccati, *ccf.implicit)
+        }
+    )
+    clipped = np.zeros(shape[1:-1], dtype=bool)
+    coefficients = ccf.kernel.coefficients(env)
+    step = max(1, CHUNK // max(1, int(np.prod(shape[1:]))))
+    for start in range(0, len(t), step):
+        where = slice(start, start + step)
+        local = dict(env, t=t[where].reshape(-1, 1, 1))
+        increments = {}
+        for name, (c2, c1, c0, y0) in clocks.items():
+            values = riccati_numpy(c2, c1, c0, y0, local["t"])
+            if name in rates:
+                increments[name] = (
+                    np.asarray(y0, dtype=float),
+                    riccati_increment(c2, c1, c0, y0, local["t"], rates[name]),
+                )
+            if name in ccf.positive:
+                clipped |= np.any(~((values > GAMMA_RANGE[0]) & (values < GAMMA_RANGE[1])), axis=(0, -1))
+                values = np.clip(values, *GAMMA_RANGE)
+            local[name] = values
+        for name, implicit in ccf.implicit.items():
+            local[name] = implicit_numpy(implicit, local, local["t"])
+        for name in (*ccf.riccati, *ccf.implicit):
+            out[CLOCK + name][where] = local[name]
+        ccf.kernel.evaluate(local, coefficients, out, where, increments)
+    out[OUT_OF_RANGE] = (
+        clipped
+        | _extreme(env, shape)
+        | np.any([~np.isfinite(v).all(axis=(0, -1)) for k, v in out.items() if not k.startswith(CLOCK)], axis=0)
+        | _settling_cancellation(ccf, env, clocks, coefficients, t)
+    )
+    return out
+
+
+def _settling_cancellation(ccf, env, clocks, coefficients, t) -> np.ndarray | bool:
+    """``Decomposed.cancelling`` at the last time, for Riccati clocks."""
+    if not clocks or ccf.implicit or len(t) == 0:
+        return False
+    local = dict(env, t=np.asarray([[[float(np.max(t))]]]))
+    for name, (c2, c1, c0, y0) in clocks.items():
+        local[name] = riccati_numpy(c2, c1, c0, y0, local["t"])
+    return ccf.kernel.cancelling(local, coefficients)
+
+
+CLOCK = "clock:"
+"""Prefix of the clocks' values (T, batch, 1 or p) among ``closed_form_numpy``'s outputs."""
+OUT_OF_RANGE = "__out_of_range__"
+"""Key of the starts (batch mask) whose float64 evaluation left the safe range (an overflowed or underflowed clock,
+a non-finite value, inputs beyond 1e±75): ``numerics.trajectory`` evaluates them again in mpmath."""
+SAFE = 1e75
+
+
+def _extreme(env: Mapping[str, object], shape: tuple[int, ...]) -> np.ndarray:
+    """Starts whose initial values or parameters (nonzero) lie beyond ``SAFE`` or below ``1/SAFE`` in magnitude,
+    where products of a few of them leave the float64 range."""
+    flags = np.zeros(shape[1:-1], dtype=bool)
+    for value in env.values():
+        if isinstance(value, str):
+            continue
+        magnitude = np.abs(np.asarray(value, dtype=float))
+        outside = (magnitude > SAFE) | ((magnitude > 0) & (magnitude < 1 / SAFE))
+        if outside.ndim >= 2:
+            flags |= np.any(np.broadcast_to(outside, shape), axis=(0, -1))
+        elif np.any(outside):
+            flags[...] = True
+    return flags
+
+
+def _coefficient(f: Callable[..., object], env: Mapping[str, object], backend: str) -> object:
+    if f.names:  # type: ignore[attr-defined]
+        return apply(f, env, backend)
+    value = f()
+    return float(value) if backend == "numpy" else mpmath.mpf(value)

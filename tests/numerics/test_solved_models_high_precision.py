@@ -1,0 +1,138 @@
+"""Every model ``derivations.solve`` solves, at random starts and parameters (hypothesis): its closed form at 30
+digits against the 30-digit integration of the derived flow (``reference_flow``: heyoka's Taylor integrator when
+installed, else ``mpmath.odefun``), and in float64 against DOP853. A start off the set on which a closed form
+holds (``ClosedForm.condition``) is refused with the pipeline's reason."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from derivations import models
+from derivations.closed_form import ClosedForm
+from numerics import trajectory
+
+SOLVED = [name for name in models.names() if isinstance(models.get(name).solution, ClosedForm)]
+UNSOLVED = [name for name in models.names() if name not in SOLVED]
+
+
+def parameter(model, name: str) -> st.SearchStrategy[float]:
+    """A parameter in its domain, away from 0 (where closed forms divide, see ``ClosedForm.nonzero``, or cancel:
+    ``test_ill_conditioned_implicit_closed_form_is_refused``)."""
+    magnitude = st.floats(0.05, 2.5)
+    if model.domains.get(name) == "positive":
+        return magnitude
+    return st.tuples(magnitude, st.sampled_from((1.0, -1.0))).map(lambda pair: pair[0] * pair[1])
+
+
+def draw_case(model, draw, width: int) -> tuple[dict, dict]:
+    """Parameters from their domains and a start of ``width`` units, projected onto the closed form's set."""
+    params = {}
+    for name in model.unit_param_names:
+        params[name] = np.array(draw(st.lists(parameter(model, name), min_size=width, max_size=width)))
+    for name in model.shared_param_names:
+        params[name] = draw(parameter(model, name))
+    for i in range(width):
+        values = {model.symbol(k): sp.Float(v[i] if np.ndim(v) else v) for k, v in params.items()}
+        assume(all(float(sp.sympify(q).xreplace(values)) != 0.0 for q in model.closed_form.nonzero))
+    scale = 10.0 ** draw(st.floats(-2, 0.3))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    init = {n: scale * rng.standard_normal(width) for n in model.state_names}
+    condition = model.closed_form.condition
+    if condition:
+        init = project(model, condition, params, init)
+    return params, init
+
+
+def project(model, condition, params, init) -> dict:
+    """Each unit's start put on the linear set {condition = 0}: the condition solved for some initial values in
+    terms of the others (sympy.solve), so that e.g. a_2(0) = a_1(0) holds exactly, as the set needs (a start off
+    it by one ulp leaves it, exponentially fast where it is unstable)."""
+    symbols = [model.init_symbol(n) for n in model.state_names]
+    width = len(next(iter(init.values())))
+    out = {n: np.array(v, dtype=float) for n, v in init.items()}
+    for i in range(width):
+        values = {model.symbol(k): sp.Float(v[i] if np.ndim(v) else v) for k, v in params.items()}
+        (solved,) = [sp.solve([sp.sympify(c).xreplace(values) for c in condition], symbols, dict=True)]
+        free = {s: sp.Float(out[s.name.removesuffix("_0")][i]) for s in symbols if s not in solved[0]}
+        for s, value in solved[0].items():
+            out[s.name.removesuffix("_0")][i] = float(value.xreplace(free))
+    return out
+
+
+def max_relative_error(model, closed: dict, reference: dict) -> float:
+    worst = 0.0
+    for name in model.state_names:
+        x, y = np.asarray(closed[name], dtype=float), np.asarray(reference[name], dtype=float)
+        # normwise over the trajectory: DOP853 controls its error relative to each start's scale
+        scale = np.max(np.abs(y)) + 1e-300
+        worst = max(worst, float(np.max(np.abs(x - y) / scale)))
+    return worst
+
+
+@pytest.mark.parametrize("name", SOLVED)
+@settings(max_examples=4)
+@given(data=st.data())
+def test_closed_form_against_30_digit_integration(name, data, reference_flow) -> None:
+    model = models.get(name)
+    width = data.draw(st.integers(1, 3))
+    params, init = draw_case(model, data.draw, width)
+    times = [0.0, data.draw(st.floats(0.05, 1.0)), data.draw(st.floats(1.0, 3.0))]
+    closed = trajectory(model, times, params, init, dps=30)
+    flow = reference_flow(model, times, params, init, dps=30)
+    with mpmath.workdps(30):
+        for state in model.state_names:
+            for x, y in zip(np.ravel(closed[state]), np.ravel(flow[state]), strict=True):
+                assert abs(x - y) <= mpmath.mpf(10) ** -24 * (1 + abs(y)), (state, x, y)
+
+
+@pytest.mark.parametrize("name", SOLVED)
+@settings(max_examples=8)
+@given(data=st.data())
+def test_float64_closed_form_against_integration(name, data, reference_flow) -> None:
+    """Against DOP853; on an invariant set (``condition``), which may be unstable (weight decay with S < 0: a
+    start off a_i = b_i by one ulp leaves it exponentially fast, in DOP853's own rounding too), against the
+    30-digit integration instead."""
+    model = models.get(name)
+    params, init = draw_case(model, data.draw, data.draw(st.integers(1, 4)))
+    times = np.array([0.0, 0.3, 1.5, 6.0])
+    closed = trajectory(model, times, params, init)
+    if model.closed_form.condition:
+        flow = reference_flow(model, times, params, init, dps=30)
+    else:
+        flow = trajectory(model, times, params, init, method="scipy")
+    assert max_relative_error(model, closed, flow) < 1e-8
+
+
+def test_a_start_off_the_solved_set_is_refused_with_the_reason() -> None:
+    chain = models.get("deep_scalar_chain")
+    params = {"S": [1.0], "lam": [1.0]}
+    with pytest.raises(ValueError, match=r"a1_0 \+ a2_0 = 0.*not \(g A \+ C\) x"):
+        trajectory(chain, [0.0, 1.0], params, {"a1": [0.2], "a2": [0.3], "a3": [0.2]})
+    decay = models.get("two_layer_scalar_decay")
+    with pytest.raises(ValueError, match="time-dependent coefficients"):
+        trajectory(decay, [0.0, 1.0], {"S": 1.0, "Z": 1.0, "mu": 0.1}, {"a": [0.2], "b": [0.3]})
+
+
+@pytest.mark.parametrize("name", UNSOLVED)
+def test_an_unsolved_model_has_no_closed_form_method(name) -> None:
+    model = models.get(name)
+    init = {n: np.full(2, 0.1) for n in model.state_names}
+    with pytest.raises(ValueError, match="no closed form"):
+        trajectory(model, [0.0, 1.0], {}, init)
+
+
+def test_ill_conditioned_implicit_closed_form_is_refused() -> None:
+    """S -> 0 in the chain: the antiderivative's terms grow like S^(-4/3) while their difference stays ~ t, so the
+    implicit form cancels; it is refused with the digits it would need, and works with them."""
+    params, init = {"S": [1e-12], "lam": [1.0]}, {"a1": [0.5], "a2": [0.5], "a3": [0.5]}
+    with pytest.raises(ValueError, match=r"cancels at these parameters.*dps=3\d"):
+        trajectory("deep_scalar_chain", [0.0, 1.0], params, init)
+    closed = trajectory("deep_scalar_chain", [0.0, 1.0], params, init, dps=45)
+    flow = trajectory("deep_scalar_chain", [0.0, 1.0], params, init, method="mpmath", dps=30)
+    with mpmath.workdps(30):
+        assert abs(closed["a1"][-1, 0] - flow["a1"][-1, 0]) < mpmath.mpf(10) ** -25
