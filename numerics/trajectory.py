@@ -63,8 +63,9 @@ def trajectory(
     estimated likewise and counted while integrating) or 10⁶ heyoka steps (``"taylor"``, counted). Beyond a
     budget the error names it and how to raise it.
 
-    Bad arguments are a ``TypeError`` or ``ValueError`` naming them (complex values are refused); a float64
-    result that is not finite although the inputs are (values beyond the float64 range) is an ``OverflowError``.
+    Bad arguments are a ``TypeError`` or ``ValueError`` naming them (complex values are refused). In float64 a
+    state that is not finite although the inputs are, or a quantity that is NaN, is an ``OverflowError``; a
+    quantity beyond the float64 range (e.g. the loss of weights near 1e150) is ±inf.
     """
     started = time.perf_counter()
     model = models.get(model)
@@ -130,8 +131,15 @@ def _options(
 
 
 def _check_finite(model: Model, method: str, result: Mapping[str, np.ndarray]) -> None:
-    """``OverflowError`` naming the non-finite outputs of a float64 run from finite inputs."""
-    bad = [name for name, values in result.items() if not np.all(np.isfinite(values))]
+    """``OverflowError`` naming the outputs of a float64 run from finite inputs that are not finite: a state
+    that is not finite, or a quantity that is NaN (a quantity beyond the float64 range is ±inf, e.g. the loss of
+    weights near 1e150)."""
+    states = set(model.state_names)
+    bad = [
+        name
+        for name, values in result.items()
+        if not np.all(np.isfinite(values) if name in states else ~np.isnan(values))
+    ]
     if bad:
         raise OverflowError(
             f"the float64 {method} of {model.name!r} is not finite in {bad} although init and params are: the "
