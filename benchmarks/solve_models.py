@@ -34,8 +34,10 @@ def main(names: list[str]) -> None:
     from derivations import models
 
     names = names or models.names()
-    print(f"`solve` per model, cold (fresh process each), {date.today()}, {platform.platform()}, Python "
-          f"{platform.python_version()}\n")
+    print(
+        f"`solve` per model, cold (fresh process each), {date.today()}, {platform.platform()}, Python "
+        f"{platform.python_version()}\n"
+    )
     print("| model | import s | solve s | steps | outcome |\n|---|---|---|---|---|")
     total = 0.0
     for name in names:

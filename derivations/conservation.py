@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
+from math import comb
 
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
@@ -65,6 +66,15 @@ __all__ = [
 Fields = tuple[tuple[sp.Expr, ...], ...]
 LOSSES = ("all", "given")
 N_POINTS = 3
+MAX_WIDTH = 64
+"""Largest admissible width ``p`` of :func:`count_conservation_laws` and :func:`conserved_quantities` (the exact
+computations grow steeply with the number of variables: ``linear_network`` at p = 48, D = 240, counts in 24 s)."""
+MAX_COST = 3 * 10**4
+"""Default budget of the polynomial ansatz, checked before each degree's nullspace: (ansatz monomials) ×
+2^(symbolic parameters), a rough model of the exact nullspace over ℚ(parameters), whose cost grows exponentially
+with the parameters. Measured: ``diagonal_linear_network`` at p = 4 (8 parameters), degree 3: 4.2·10⁴ in 0.1 s,
+degree 4: 8.4·10⁴, more than 90 s; ``linear_network`` (12 parameters) at p = 1, degree 2: 8.2·10⁴, more than
+90 s."""
 
 
 class UnsupportedModelError(ValueError):
@@ -153,7 +163,7 @@ class _Sample:
     @classmethod
     def draw(cls, exprs: Iterable[sp.Expr], variables: tuple[sp.Symbol, ...], seed: int = 0) -> _Sample:
         rng = random.Random(seed)
-        free = set().union(*(sp.sympify(e).free_symbols for e in exprs)) - set(variables)
+        free = set().union(*(sp.sympify(e, strict=True).free_symbols for e in exprs)) - set(variables)
         params = {}
         for s in sorted(free, key=str):
             q = _random_rational(rng)
@@ -164,7 +174,7 @@ class _Sample:
     def rational_poly(self, ring: PolyRing, expr: sp.Expr) -> PolyElement:
         """``expr`` at the sampled parameters, as a polynomial over ℚ in the state."""
         try:
-            return ring.from_expr(sp.sympify(expr).xreplace(self.params)) if expr != 0 else ring.zero
+            return ring.from_expr(sp.sympify(expr, strict=True).xreplace(self.params)) if expr != 0 else ring.zero
         except (sp.CoercionFailed, ValueError) as error:
             raise UnsupportedModelError(f"not a polynomial over Q at rational parameters: {expr}") from error
 
@@ -309,8 +319,9 @@ def _model_fields(model: Model, p: int, loss: str) -> tuple[Fields, tuple[sp.Sym
 def count_conservation_laws(model: Model | str, p: int = 2, loss: str = "all") -> int:
     r""":math:`D - \dim\mathrm{Lie}(W)(\theta)` at generic rational points (Marcotte et al. 2023; tooling-notes
     §2, step 2), for the fields of :func:`flow_fields`. For ``loss="given"`` there is one field, so the count is
-    :math:`D - 1` wherever it does not vanish (the flow-box theorem); most of those laws are not polynomial."""
-    fields, variables = _model_fields(registry.get(model), p, loss)
+    :math:`D - 1` wherever it does not vanish (the flow-box theorem); most of those laws are not polynomial.
+    ``1 <= p <=`` :data:`MAX_WIDTH`."""
+    fields, variables = _model_fields(_arguments(model, p, loss), p, loss)
     return _count(fields, variables)
 
 
@@ -344,7 +355,7 @@ def _abstract_radicals(exprs: Sequence[sp.Expr], variables: Sequence[sp.Symbol])
         back[symbol] = e
         return symbol
 
-    return [sp.sympify(e).replace(is_atom, replace) for e in exprs], back
+    return [sp.sympify(e, strict=True).replace(is_atom, replace) for e in exprs], back
 
 
 def _ansatz(n: int, degree: int, homogeneous: bool) -> list[tuple[int, ...]]:
@@ -360,9 +371,25 @@ def _is_homogeneous(field: Sequence[PolyElement]) -> bool:
     return len({sum(m) for component in field for m in component}) <= 1
 
 
+def _check_cost(fields: Fields, variables: tuple[sp.Symbol, ...], degree: int, max_cost: int) -> None:
+    """``ValueError`` naming ``max_cost`` if the ansatz of ``degree`` is beyond the budget (see :data:`MAX_COST`)."""
+    parameters = set().union(*(sp.sympify(c, strict=True).free_symbols for f in fields for c in f)) - set(variables)
+    cost = (comb(len(variables) + degree, degree) - 1) * 2 ** len(parameters)
+    if cost > max_cost:
+        raise ValueError(
+            f"the polynomial ansatz of degree {degree} in {len(variables)} variables with {len(parameters)} symbolic "
+            f"parameters costs {cost:.3g} (monomials × 2^parameters), beyond the budget max_cost = "
+            f"{max_cost}; pass a larger max_cost, or a lower degree or width"
+        )
+
+
 @cache
-def _invariants(fields: Fields, variables: tuple[sp.Symbol, ...], degree: int) -> tuple[sp.Expr, ...]:
-    """Basis of the nullspace of ∇H·F_j = 0 over ℚ(parameters), H in the ansatz of ``degree``."""
+def _invariants(
+    fields: Fields, variables: tuple[sp.Symbol, ...], degree: int, max_cost: int = MAX_COST
+) -> tuple[sp.Expr, ...]:
+    """Basis of the nullspace of ∇H·F_j = 0 over ℚ(parameters), H in the ansatz of ``degree`` (within
+    ``max_cost``)."""
+    _check_cost(fields, variables, degree, max_cost)
     n = len(variables)
     flat, back = _abstract_radicals([c for f in fields for c in f], variables)
     ring, polys = sring(flat, *variables) if flat else (PolyRing(variables, sp.QQ), [])
@@ -389,7 +416,7 @@ def _invariants(fields: Fields, variables: tuple[sp.Symbol, ...], degree: int) -
     laws = []
     for i in range(kernel.rows):
         expr = sum(kernel[i, c] * terms[c] for c in range(len(terms)) if kernel[i, c] != 0)
-        laws.append(_normalize(sp.sympify(expr).xreplace(back), variables))
+        laws.append(_normalize(sp.sympify(expr, strict=True).xreplace(back), variables))
     return tuple(laws)
 
 
@@ -399,7 +426,7 @@ def _normalize(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> sp.Expr:
     _, poly = sp.Poly(numerator, *variables).clear_denoms(convert=True)
     _, poly = poly.primitive()
     expr = sp.expand(poly.as_expr())
-    return -expr if sp.sympify(poly.LC()).could_extract_minus_sign() else expr
+    return -expr if sp.sympify(poly.LC(), strict=True).could_extract_minus_sign() else expr
 
 
 def polynomial_invariants(
@@ -409,7 +436,7 @@ def polynomial_invariants(
     field (exact nullspace over ℚ(parameters); tooling-notes §2, step 3), *before* the independence filter:
     it contains powers and products of laws."""
     variables = tuple(variables)
-    return list(_invariants(tuple(tuple(sp.sympify(c) for c in f) for f in fields), variables, degree))
+    return list(_invariants(tuple(tuple(sp.sympify(c, strict=True) for c in f) for f in fields), variables, degree))
 
 
 def _gradients_at(sample: _Sample, ring: PolyRing, expr: sp.Expr) -> list[list[object]]:
@@ -444,7 +471,7 @@ def independent(exprs: Sequence[sp.Expr], variables: Sequence[sp.Symbol]) -> lis
     of earlier ones (powers, products, sums of laws) are dropped (tooling-notes §2, step 3)."""
     variables = tuple(variables)
     selector = _Selector(_Sample.draw(exprs, variables, seed=1))
-    return [e for e in exprs if selector.new(sp.sympify(e))]
+    return [e for e in exprs if selector.new(sp.sympify(e, strict=True))]
 
 
 def _search(
@@ -453,13 +480,14 @@ def _search(
     degree: int,
     bound: int,
     selector: _Selector,
+    max_cost: int = MAX_COST,
 ) -> list[sp.Expr]:
     """New laws of ``fields`` up to ``degree``, simplest first, until ``bound`` laws are known in total."""
     found = []
     for k in range(1, degree + 1):
         if selector.tracker.rank >= bound:
             break
-        for law in sorted(_invariants(fields, variables, k), key=lambda e: _sort_key(e, variables)):
+        for law in sorted(_invariants(fields, variables, k, max_cost), key=lambda e: _sort_key(e, variables)):
             if selector.tracker.rank < bound and selector.new(law):
                 found.append(law)
     return found
@@ -490,23 +518,25 @@ def laws_for_reparametrization(
 ) -> list[ConservedLaw]:
     r"""Independent polynomial laws, up to ``degree``, of :math:`\dot\theta = -\partial\varphi^\top\nabla\ell` for
     every loss; each proved exactly (:math:`\nabla h\cdot\nabla\varphi_j = 0` for every ``j``)."""
-    return list(_phi_laws(tuple(sp.sympify(f) for f in phi), tuple(variables), degree))
+    return list(_phi_laws(tuple(sp.sympify(f, strict=True) for f in phi), tuple(variables), degree))
 
 
 @cache
-def _model_laws(model: Model, degree: int, p: int, loss: str) -> tuple[ConservedLaw, ...]:
+def _model_laws(model: Model, degree: int, p: int, loss: str, max_cost: int) -> tuple[ConservedLaw, ...]:
     given_fields, variables = _model_fields(model, p, "given")
     # a regularized flow is not in the span of the fields P grad(phi_j): it has only the laws of its own field
     all_fields = _model_fields(model, p, "all")[0] if model.regularizer is None or loss == "all" else ()
     exprs = [c for fields in (all_fields, given_fields) for f in fields for c in f]
     selector = _Selector(_Sample.draw(exprs, variables, seed=1))
-    universal = _search(all_fields, variables, degree, _count(all_fields, variables), selector) if all_fields else []
+    universal = (
+        _search(all_fields, variables, degree, _count(all_fields, variables), selector, max_cost) if all_fields else []
+    )
     given = []
     if loss == "given" and (
         model.regularizer is not None
-        or not _only_universal(given_fields, all_fields, variables, degree, selector.sample)
+        or not _only_universal(given_fields, all_fields, variables, degree, selector.sample, max_cost)
     ):
-        given = _search(given_fields, variables, degree, _count(given_fields, variables), selector)
+        given = _search(given_fields, variables, degree, _count(given_fields, variables), selector, max_cost)
     instance = _instance(model, p)
     laws = []
     for expr in (*universal, *given):
@@ -521,7 +551,7 @@ def _model_laws(model: Model, degree: int, p: int, loss: str) -> tuple[Conserved
 
 
 def _only_universal(
-    given: Fields, universal: Fields, variables: tuple[sp.Symbol, ...], degree: int, sample: _Sample
+    given: Fields, universal: Fields, variables: tuple[sp.Symbol, ...], degree: int, sample: _Sample, max_cost: int
 ) -> bool:
     """True if the given loss can have no polynomial law up to ``degree`` beyond the laws for every loss.
 
@@ -529,21 +559,39 @@ def _only_universal(
     nullspace (the rank of the linear system can only drop), and every law for every loss is one for the given
     loss, so ``dim N_every <= dim N_given(generic) <= dim N_given(specialized)``; equal ends leave no room.
     """
-    specialized = tuple(tuple(sp.sympify(c).xreplace(sample.params) for c in f) for f in given)
+    specialized = tuple(tuple(sp.sympify(c, strict=True).xreplace(sample.params) for c in f) for f in given)
     return all(
-        len(_invariants(specialized, variables, k)) == len(_invariants(universal, variables, k))
+        len(_invariants(specialized, variables, k, max_cost)) == len(_invariants(universal, variables, k, max_cost))
         for k in range(1, degree + 1)
     )
 
 
-def conserved_quantities(model: Model | str, degree: int = 2, p: int = 2, loss: str = "given") -> list[ConservedLaw]:
+def _arguments(model: Model | str, p: object, loss: object) -> Model:
+    """The model; ``TypeError``/``ValueError`` naming a bad ``model``, ``p`` or ``loss``."""
+    model = registry.get(model)
+    if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= MAX_WIDTH:
+        raise ValueError(f"p must be an integer in [1, {MAX_WIDTH}] (MAX_WIDTH), got {p!r}")
+    if not isinstance(loss, str) or loss not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+    return model
+
+
+def conserved_quantities(
+    model: Model | str, degree: int = 2, p: int = 2, loss: str = "given", max_cost: int = MAX_COST
+) -> list[ConservedLaw]:
     r"""Independent polynomial conservation laws of ``model.instance(p)`` up to ``degree`` (Marcotte et al. 2023,
     polynomial ansatz; tooling-notes §2, step 3): first the laws of every loss (fields
     :math:`P\nabla\varphi_j`), then, for ``loss="given"``, the further laws of the model's own field. Each is
-    proved exactly along the model's flow (``Instance.verify_conserved``) and flagged ``all_losses``."""
-    if loss not in LOSSES:
-        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
-    return list(_model_laws(registry.get(model), degree, p, loss))
+    proved exactly along the model's flow (``Instance.verify_conserved``) and flagged ``all_losses``.
+
+    ``degree`` >= 1, ``1 <= p <=`` :data:`MAX_WIDTH`; each degree's ansatz is checked against the budget
+    ``max_cost`` (:data:`MAX_COST`) before its nullspace is computed (``ValueError`` naming ``max_cost``)."""
+    model = _arguments(model, p, loss)
+    if isinstance(degree, bool) or not isinstance(degree, int) or degree < 1:
+        raise ValueError(f"degree must be an integer >= 1, got {degree!r}")
+    if isinstance(max_cost, bool) or not isinstance(max_cost, int) or max_cost < 1:
+        raise ValueError(f"max_cost must be an integer >= 1, got {max_cost!r}")
+    return list(_model_laws(model, degree, p, loss, max_cost))
 
 
 # ---------------------------------------------------------------- summary table

@@ -46,13 +46,13 @@ class Quantity:
 def outputs(network: object) -> tuple[sp.Expr, ...]:
     """The components of a network output: a tuple, list or matrix of expressions, or one expression."""
     if isinstance(network, (tuple, list, sp.MatrixBase)):
-        return tuple(sp.sympify(f) for f in network)
-    return (sp.sympify(network),)
+        return tuple(sp.sympify(f, strict=True) for f in network)
+    return (sp.sympify(network, strict=True),)
 
 
 def input_coefficients(expr: sp.Expr, inputs: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
     """The coefficients of ``expr`` in ``inputs``; ``ValueError`` unless it is linear (no constant) in them."""
-    if not sp.sympify(expr).is_polynomial(*inputs):
+    if not sp.sympify(expr, strict=True).is_polynomial(*inputs):
         raise ValueError("expected an expression linear (no constant) in the inputs, got a non-polynomial one")
     poly = sp.Poly(sp.expand(expr), *inputs)
     if poly.total_degree() > 1 or poly.coeff_monomial(1) != 0:
@@ -85,7 +85,9 @@ class Model:
     ``regularizer(sym)`` (optional) is added to the population loss, e.g. weight decay
     ``(mu/2) sum_i (a_i^2 + b_i^2)``; it enters the flow (and the quantities that declare it), not the NTK.
     ``tags`` map the steps of ``derivations.solve`` (``"flow"``, ``"clock_ode"``, …) to the paper's equation
-    numbers.
+    numbers. ``param_check``, if given, checks the parameters jointly (a mapping from each parameter name to its
+    value, after the per-parameter checks) and raises ``ValueError`` naming the offending ones, e.g. moments
+    that no random vector has.
     """
 
     name: str
@@ -104,6 +106,7 @@ class Model:
     learning_rates: Mapping[str, str] = field(default_factory=dict)
     regularizer: Callable[[Symbols], sp.Expr] | None = None
     tags: Mapping[str, str] = field(default_factory=dict)
+    param_check: Callable[[Mapping[str, object]], None] | None = None
 
     @property
     def solution(self) -> ClosedForm | Unsolved:

@@ -148,7 +148,7 @@ def symbol_latex(name: str) -> str:
 
 def symbol_names(expr: sp.Basic) -> dict[sp.Symbol, str]:
     """``symbol_names`` for ``sympy.latex``: every symbol of ``expr`` (free or bound) mapped by the table."""
-    return {s: symbol_latex(s.name) for s in sp.sympify(expr).atoms(sp.Symbol)}
+    return {s: symbol_latex(s.name) for s in sp.sympify(expr, strict=True).atoms(sp.Symbol)}
 
 
 def latex(expr: sp.Basic, **options: object) -> str:
@@ -161,7 +161,7 @@ def latex(expr: sp.Basic, **options: object) -> str:
 # ---------------------------------------------------------------- layout of wide displayed relations
 def width(expr: sp.Basic) -> float:
     """A rough printed width of ``expr`` in characters (a fraction is as wide as its wider part)."""
-    expr = sp.sympify(expr)
+    expr = sp.sympify(expr, strict=True)
     if isinstance(expr, sp.Symbol):
         return max(1.0, len(re.sub(r"\\[A-Za-z]+|[{}^_ ]", "x", symbol_latex(expr.name))) * 0.7)
     if expr.is_Number:
@@ -286,7 +286,7 @@ def align_rows(
     in ``budget`` characters continues on further rows (``&\\qquad …``); a wide left-hand side gets a row of
     its own. Rows carry no tag and no ``\\\\``; ``overrides`` replace table entries for single symbols, and
     ``printer`` settings go to ``sympy.latex`` (e.g. ``mul_symbol``)."""
-    relation = sp.sympify(relation)
+    relation = sp.sympify(relation, strict=True)
     options = {**printer, "symbol_names": {**symbol_names(relation), **dict(overrides or {})}}
     if not isinstance(relation, sp.core.relational.Relational) or relation.rel_op not in _RELATION_OPS:
         return ["&" + sp.latex(relation, **options)]

@@ -101,12 +101,12 @@ def prove_zero(
     carried out. If every exact method fails and ``evidence`` (symbol → sampling interval) is given, the
     result is numeric evidence at 40 digits, labelled as such.
     """
-    expr = sp.sympify(expr)
+    expr = sp.sympify(expr, strict=True)
     if substitutions:
         expr = expr.subs(dict(substitutions))
     expr = expr.doit()
     expr = expr.replace(lambda e: hasattr(e, "definition") and isinstance(e, sp.Function), lambda e: e.definition())
-    relations = [sp.sympify(r) for r in relations]
+    relations = [sp.sympify(r, strict=True) for r in relations]
     # atomize the expression and the caller's relations together, so that one radical is one symbol in both
     atomized_all, root_relations = _atomize(sp.Tuple(expr, *relations))
     atomized, relations = atomized_all[0], list(atomized_all[1:])
@@ -131,7 +131,7 @@ def prove_zero(
 
 def prove_equal(lhs: sp.Expr, rhs: sp.Expr, **kwargs: object) -> Proof:
     """``prove_zero(lhs - rhs, ...)``."""
-    return prove_zero(sp.sympify(lhs) - sp.sympify(rhs), **kwargs)  # type: ignore[arg-type]
+    return prove_zero(sp.sympify(lhs, strict=True) - sp.sympify(rhs, strict=True), **kwargs)  # type: ignore[arg-type]
 
 
 def numeric_evidence(

@@ -45,7 +45,7 @@ def _components(name: str, value: object, inputs: tuple[sp.Symbol, ...]) -> list
     if isinstance(value, (tuple, list, sp.MatrixBase)):
         items = list(value)
         return [sp.Eq(sp.Function(f"{name}_{m}")(*inputs), v, evaluate=False) for m, v in enumerate(items, 1)]
-    return [sp.Eq(sp.Function(name)(*inputs), sp.sympify(value), evaluate=False)]
+    return [sp.Eq(sp.Function(name)(*inputs), sp.sympify(value, strict=True), evaluate=False)]
 
 
 def _parameters(model: Model) -> list[sp.Basic]:

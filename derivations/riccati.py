@@ -113,7 +113,7 @@ def riccati_solution(
     = 0) that the checks may use.
     """
     tags = dict(tags or {})
-    rhs, y0 = sp.sympify(rhs), sp.sympify(y0)
+    rhs, y0 = sp.sympify(rhs, strict=True), sp.sympify(y0, strict=True)
     if t in rhs.free_symbols or not rhs.is_polynomial(y) or sp.degree(rhs, y) > 2:
         raise ValueError(f"not a constant-coefficient Riccati right-hand side in {y}: {rhs}")
     poly = sp.Poly(rhs, y)

@@ -41,7 +41,6 @@ The steps recorded in :data:`DERIVATION` (all checked exactly by ``DERIVATION.ch
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 import sympy as sp
@@ -89,9 +88,12 @@ def kappa_exponent(expr: sp.Expr, exponents: Mapping[sp.Symbol, sp.Expr] = EXPON
     """The exponent of κ of a positive expression built from power-law quantities.
 
     Products add exponents, powers multiply them, a sum of positive terms takes the largest exponent (``Max``);
-    positive numbers are Θ(1). Raises ValueError on anything else (e.g. a symbol without an exponent).
+    positive numbers are Θ(1). Raises ValueError on anything else (e.g. a symbol without an exponent); a string
+    is a ``TypeError`` (never parsed).
     """
-    expr = sp.sympify(expr)
+    if isinstance(expr, (str, bytes)):
+        raise TypeError(f"kappa_exponent: expr must be a SymPy expression, got the string {expr!r}")
+    expr = sp.sympify(expr, strict=True)
     if expr.is_number:
         if not expr.is_positive:
             raise ValueError(f"kappa_exponent: constant {expr} is not positive")
@@ -174,30 +176,44 @@ SPEC8_MAP = {C_U: C_U + vartheta, C_W: C_W + vartheta, C_GAMMA: C_GAMMA - 2 * va
 SPEC8_MAP |= {C_ETA_U: C_ETA_U + 2 * vartheta, C_ETA_W: C_ETA_W + 2 * vartheta}
 
 
+def _exponent(name: str, value: object) -> sp.Expr:
+    """``value`` as a finite real SymPy expression, never parsing a string (``TypeError``/``ValueError`` naming
+    ``name``)."""
+    if isinstance(value, (str, bytes, bool)) or value is None:
+        raise TypeError(f"{name} must be a real number or a SymPy expression, got {value!r}")
+    try:
+        expr = sp.sympify(value, strict=True)
+    except sp.SympifyError as exc:
+        raise TypeError(f"{name} must be a real number or a SymPy expression, got {value!r}") from exc
+    if not isinstance(expr, sp.Expr) or expr.is_extended_real is False or expr.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
+        raise ValueError(f"{name} must be a finite real exponent, got {value!r}")
+    # a float at its exact binary value: e_B is then exact (a 15-digit Float sum of 1e300 and 3 would drop the 3)
+    return sp.Rational(expr) if isinstance(expr, sp.Float) else expr
+
+
 def e_B(**exponents: sp.Expr | float) -> sp.Expr:
     """The exponent e_B (spec §4.1), with the given exponents substituted (the others stay symbolic).
 
-    Keywords: ``c_d, c_u, c_w, c_gamma, c_eta_u, c_eta_w`` (variance convention); numbers are sympified, so pass
-    ``sympy.Rational`` or ``fractions.Fraction`` for exact arithmetic.
+    Keywords: ``c_d, c_u, c_w, c_gamma, c_eta_u, c_eta_w`` (variance convention); each a finite real number or
+    SymPy expression (a string is refused, never parsed). Arithmetic is exact: a float is taken at its exact
+    binary value (``0.1`` is 3602879701896397/2^55; pass ``sympy.Rational`` or ``fractions.Fraction`` for
+    decimals).
     """
     unknown = sorted(set(exponents) - set(NAMES))
     if unknown:
         raise ValueError(f"unknown exponent(s) {unknown}; expected some of {list(NAMES)}")
-    return E_B.xreplace({SYMBOLS[name]: sp.sympify(value) for name, value in exponents.items()})
+    return E_B.xreplace({SYMBOLS[name]: _exponent(name, value) for name, value in exponents.items()})
 
 
 def e_B_value(**exponents: float) -> float:
-    """e_B as a float; every one of ``c_d, c_u, c_w, c_gamma, c_eta_u, c_eta_w`` must be given and finite."""
+    """e_B as a float; every one of ``c_d, c_u, c_w, c_gamma, c_eta_u, c_eta_w`` must be given, a finite real
+    number."""
     missing = [name for name in NAMES if name not in exponents]
     if missing:
         raise ValueError(f"e_B_value needs all exponents; missing {missing}")
     for name, value in exponents.items():
-        try:
-            finite = math.isfinite(float(value))
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"{name} must be a real number, got {value!r}") from exc
-        if not finite:
-            raise ValueError(f"{name} must be finite, got {value!r}")
+        if not _exponent(name, value).is_number:
+            raise ValueError(f"{name} must be a real number, got {value!r}")
     return float(e_B(**exponents))
 
 
@@ -209,7 +225,7 @@ def _by_cases(residual: sp.Expr) -> Proof:
     two term exponents; the case residual is then an exact identity.
     """
     for sign in (1, -1):
-        case = sp.sympify(residual).xreplace({C_ETA_W: C_ETA_U + C_W - C_U + sign * delta})
+        case = sp.sympify(residual, strict=True).xreplace({C_ETA_W: C_ETA_U + C_W - C_U + sign * delta})
         if case.has(sp.Max, sp.Abs):
             return Proof(False, "case split did not evaluate Max/Abs", True, residual=str(case))
         proof = prove_zero(case)

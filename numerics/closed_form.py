@@ -201,7 +201,9 @@ def compiled_closed_form(model: Model, backend: str = "numpy") -> CompiledClosed
     riccati, implicit = {}, {}
     for clock, sol in solution.clocks.items():
         if isinstance(sol, RiccatiSolution):
-            riccati[str(clock)] = tuple(lambdified(sp.sympify(c), backend) for c in (sol.c2, sol.c1, sol.c0, sol.y0))
+            riccati[str(clock)] = tuple(
+                lambdified(sp.sympify(c, strict=True), backend) for c in (sol.c2, sol.c1, sol.c0, sol.y0)
+            )
         else:
             implicit[str(clock)] = CompiledImplicit.of(sol, backend)
     return CompiledClosedForm(
@@ -290,7 +292,7 @@ def _per_unit(ccf: CompiledClosedForm, clock: sp.Symbol) -> bool:
         if isinstance(solution, RiccatiSolution)
         else (solution.y0, solution.rhs)
     )
-    return any(sp.sympify(e).free_symbols & units for e in expressions)
+    return any(sp.sympify(e, strict=True).free_symbols & units for e in expressions)
 
 
 def _power_form(atom: sp.Expr, clocks: Sequence[sp.Symbol], t: sp.Symbol) -> tuple[dict[str, sp.Expr], sp.Expr] | None:

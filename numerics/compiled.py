@@ -7,7 +7,7 @@ units on the last axis, so one compiled function serves every width and batch.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 import mpmath
@@ -15,6 +15,7 @@ import numpy as np
 import sympy as sp
 
 from derivations.model import Model
+from derivations.scale_invariance import scaling_groups
 
 __all__ = ["BatchField", "CompiledModel", "batch_field", "compiled"]
 
@@ -28,6 +29,7 @@ class CompiledModel:
     sum_summands: dict[str, Callable[..., object]]
     unit_quantities: dict[str, Callable[..., object]]
     scalar_quantities: dict[str, Callable[..., object]]
+    scalar_scaling: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 
 
 def lambdified(expr: sp.Expr, backend: str) -> Callable[..., object]:
@@ -48,11 +50,12 @@ def lambdified(expr: sp.Expr, backend: str) -> Callable[..., object]:
 def compiled(model: Model, backend: str = "numpy") -> CompiledModel:
     """The compiled functions of ``model`` for ``backend`` (``"numpy"`` or ``"mpmath"``)."""
     quantities = model.quantities
-    field = {str(s): lambdified(e, backend) for s, e in model.unit_field.items()}
+    vector_field = {str(s): lambdified(e, backend) for s, e in model.unit_field.items()}
     sums = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "sum"}
     units = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "unit"}
     scalars = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "scalar"}
-    return CompiledModel(model, field, sums, units, scalars)
+    scaling = {n: groups for n in scalars if (groups := scaling_groups(model, n))}
+    return CompiledModel(model, vector_field, sums, units, scalars, scaling)
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,8 @@ def integrate_batch(
     ``‖J f‖ / ‖f‖`` and integrated in groups of at most ``group``, so that a group's smallest step is close to
     each of its starts' own (a stiff start then slows only its group)."""
     n, batch, width = y0.shape
-    speed, rate = _motion(field, y0, params)
+    with np.errstate(over="ignore", invalid="ignore"):  # a start beyond the float64 range has an infinite scale
+        speed, rate = _motion(field, y0, params)
     atol = ATOL_FACTOR * _scales(y0, speed, rate, float(t.max()))
     with np.errstate(divide="ignore", invalid="ignore"):
         order = np.argsort(np.where(speed > 0, rate / speed, 0.0), kind="stable")
@@ -105,7 +106,7 @@ def _integrate(
     def rhs(_time: float, y: np.ndarray) -> np.ndarray:
         return field(y.reshape(shape), params).ravel()
 
-    times = np.sort(t)
+    times = np.unique(t)  # t_eval must increase strictly: repeated times are evaluated once
     # a rejected trial step of a fast (stiff) flow may overflow; DOP853 then shrinks the step
     with np.errstate(over="ignore", invalid="ignore"):
         sol = solve_ivp(

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from .compiled import CompiledModel, mp_vectorize
+from .compiled import CompiledModel, mp_vectorize, to_mpf
 
 __all__ = ["apply", "quantities", "unit_rhs", "unit_sums"]
 
@@ -42,15 +42,42 @@ def unit_rhs(cm: CompiledModel, env: Mapping[str, object], backend: str = "numpy
 
 
 def quantities(cm: CompiledModel, env: Mapping[str, object], backend: str) -> dict[str, object]:
-    """The model's named quantities along a trajectory: unit ones keep the unit axis, sums drop it."""
+    """The model's named quantities along a trajectory: unit ones keep the unit axis, sums drop it.
+
+    In float64, a scalar quantity invariant under scaling groups of states (``CompiledModel.scalar_scaling``)
+    is evaluated on the states scaled by powers of two to a largest entry in [1/2, 1) per group, and on the sums
+    of those, so that its sums neither underflow nor overflow; at its undefined points it takes the model's
+    documented values (``Piecewise``).
+    """
     shape = _shape(env)
-    env = unit_sums(cm.sum_summands, env, backend)
-    out: dict[str, object] = {name: env[name][..., 0] for name in cm.sum_summands}
+    summed = {(): unit_sums(cm.sum_summands, env, backend)}
+    out: dict[str, object] = {name: summed[()][name][..., 0] for name in cm.sum_summands}
     for name, f in cm.unit_quantities.items():
-        out[name] = np.broadcast_to(apply(f, env, backend), shape)
+        out[name] = np.broadcast_to(apply(f, summed[()], backend), shape)
     for name, f in cm.scalar_quantities.items():
-        out[name] = np.broadcast_to(apply(f, env, backend), (*shape[:-1], 1))[..., 0]
+        groups = cm.scalar_scaling.get(name, ()) if backend == "numpy" else ()
+        if groups not in summed:
+            scaled = {k: v for k, v in _rescaled(env, groups).items() if k not in cm.sum_summands}
+            summed[groups] = unit_sums(cm.sum_summands, scaled, backend)
+        # a Piecewise is evaluated on every branch, including the undefined ones it discards
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = apply(f, summed[groups], backend)
+        if backend == "mpmath":
+            value = to_mpf(value)  # a branch's constant (e.g. 0) is a Python number
+        out[name] = np.broadcast_to(value, (*shape[:-1], 1))[..., 0]
     return out
+
+
+def _rescaled(env: Mapping[str, object], groups: tuple[tuple[str, ...], ...]) -> dict[str, object]:
+    """``env`` with each group of states divided by 2^e, e the binary exponent of the group's largest |entry|
+    over the units (exact: no rounding; a zero group stays zero)."""
+    env = dict(env)
+    for group in groups:
+        largest = np.max(np.abs(np.concatenate([env[v] for v in group], axis=-1)), axis=-1, keepdims=True)
+        exponent = np.frexp(largest)[1]
+        for v in group:
+            env[v] = np.ldexp(env[v], -exponent)
+    return env
 
 
 def _shape(env: Mapping[str, object]) -> tuple[int, ...]:

@@ -42,7 +42,7 @@ class CompiledImplicit:
         radicals = solution.radicals
 
         def compile_(expr: sp.Expr) -> Callable[..., object]:
-            return lambdified(sp.sympify(expr).xreplace(radicals), backend)
+            return lambdified(sp.sympify(expr, strict=True).xreplace(radicals), backend)
 
         return cls(
             str(solution.y),

@@ -9,9 +9,15 @@ Paper orientation (Nam et al. 2025 eq 4): :math:`f(x) = W_2^\top W_1^\top x`, :m
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import numpy as np
+
+from derivations.models.linear_network import linear_network
+
+from .budget import MAX_STEPS
+from .validation import finite_array, integer, mapping, positive_number
 
 __all__ = [
     "aligned_weights",
@@ -26,16 +32,36 @@ __all__ = [
 ]
 
 ORIENTATIONS = ("paper", "code")
+ORTHONORMAL_TOLERANCE = 1e-8
+"""Largest admissible entry of |MᵀM − I| for the frames of :func:`aligned_weights`."""
+SYMMETRY_TOLERANCE = 1e-12
+"""Largest admissible |S − Sᵀ| of the moment matrices, relative to their largest entry (rounding in products)."""
+_ROW = re.compile(r"(W1|W2T)_([1-9][0-9]*)")
 
 
-def _oriented(W1: np.ndarray, W2: np.ndarray, orientation: str) -> tuple[np.ndarray, np.ndarray]:
-    if orientation not in ORIENTATIONS:
+def _orientation(orientation: object) -> str:
+    if not isinstance(orientation, str) or orientation not in ORIENTATIONS:
         raise ValueError(f"orientation must be one of {ORIENTATIONS}, got {orientation!r}")
-    W1, W2 = np.asarray(W1), np.asarray(W2)
+    return orientation
+
+
+def _matrix(name: str, value: object) -> np.ndarray:
+    """A finite real array with at least two axes, nonempty (``mpmath.mpf`` entries kept)."""
+    array = finite_array(name, value, exact=True)
+    if array.ndim < 2 or 0 in array.shape:
+        raise ValueError(f"{name} must be a nonempty matrix (batch axes first), got shape {array.shape}")
+    return array
+
+
+def _oriented(W1: object, W2: object, orientation: object) -> tuple[np.ndarray, np.ndarray]:
+    orientation = _orientation(orientation)
+    W1, W2 = _matrix("W1", W1), _matrix("W2", W2)
     if orientation == "code":
         W1, W2 = np.swapaxes(W1, -1, -2), np.swapaxes(W2, -1, -2)
-    if W1.ndim < 2 or W2.ndim < 2 or W1.shape[-1] != W2.shape[-2]:
-        raise ValueError(f"W1 and W2 must be matrices with matching hidden width p, got {W1.shape} and {W2.shape}")
+    if W1.shape[-1] != W2.shape[-2] or W1.shape[:-2] != W2.shape[:-2]:
+        raise ValueError(
+            f"W1 and W2 must be matrices with matching hidden width p and batch axes, got {W1.shape} and {W2.shape}"
+        )
     return W1, W2
 
 
@@ -49,35 +75,55 @@ def weights_to_init(W1: np.ndarray, W2: np.ndarray, orientation: str = "paper") 
 
 
 def init_to_weights(state: Mapping[str, np.ndarray], orientation: str = "paper") -> tuple[np.ndarray, np.ndarray]:
-    """The weight matrices from per-unit states (an ``init`` or a ``trajectory`` result, units on the last axis)."""
-    rows1 = sorted((k for k in state if k.startswith("W1_")), key=lambda k: int(k[3:]))
-    rows2 = sorted((k for k in state if k.startswith("W2T_")), key=lambda k: int(k[4:]))
-    if not rows1 or not rows2:
-        raise ValueError("state must hold the linear_network states W1_1 … W1_d and W2T_1 … W2T_c")
-    W1 = np.stack([np.asarray(state[k]) for k in rows1], axis=-2)
-    W2 = np.stack([np.asarray(state[k]) for k in rows2], axis=-1)
-    if orientation not in ORIENTATIONS:
-        raise ValueError(f"orientation must be one of {ORIENTATIONS}, got {orientation!r}")
+    """The weight matrices from per-unit states (an ``init`` or a ``trajectory`` result, units on the last axis):
+    the states ``W1_1 … W1_d`` and ``W2T_1 … W2T_c`` (numbered from 1 without gaps, one shape); other keys are
+    ignored."""
+    orientation = _orientation(orientation)
+    state = mapping("state", state)
+    rows: dict[str, dict[int, str]] = {"W1": {}, "W2T": {}}
+    for key in state:
+        match = _ROW.fullmatch(key) if isinstance(key, str) else None
+        if match:
+            rows[match[1]][int(match[2])] = key
+        elif isinstance(key, str) and key.startswith(("W1_", "W2T_")):
+            raise ValueError(f"state key {key!r} is not W1_k or W2T_m with k, m = 1, 2, …")
+    for kind, found in rows.items():
+        if sorted(found) != list(range(1, len(found) + 1)) or not found:
+            raise ValueError(f"state must hold the linear_network states {kind}_1 … {kind}_n without gaps, got {found}")
+    keys = [key for kind in rows.values() for key in kind.values()]
+    arrays = {key: finite_array(f"state[{key!r}]", state[key], exact=True) for key in keys}
+    if len({a.shape for a in arrays.values()}) != 1 or next(iter(arrays.values())).ndim < 1:
+        raise ValueError(
+            f"state arrays must have one shape (..., p), got { ({k: a.shape for k, a in arrays.items()}) }"
+        )
+    W1 = np.stack([arrays[rows["W1"][k]] for k in sorted(rows["W1"])], axis=-2)
+    W2 = np.stack([arrays[rows["W2T"][m]] for m in sorted(rows["W2T"])], axis=-1)
     return (W1, W2) if orientation == "paper" else (np.swapaxes(W1, -1, -2), np.swapaxes(W2, -1, -2))
 
 
 def moment_params(Sxx: np.ndarray, Sxy: np.ndarray, Syy: np.ndarray | None = None) -> dict[str, object]:
     r"""The ``params`` of ``linear_network`` from :math:`\Sigma_{xx}` (d×d, symmetric), :math:`\Sigma_{xy}` (d×c)
-    and :math:`\Sigma_{yy}` (c×c; default the realizable :math:`\Sigma_{xy}^\top\Sigma_{xx}^{+}\Sigma_{xy}`, so that
-    the loss is the excess risk). Entries may be ``mpmath.mpf``."""
-    Sxx, Sxy = np.asarray(Sxx), np.asarray(Sxy)
+    and :math:`\Sigma_{yy}` (c×c, symmetric; default the realizable :math:`\Sigma_{xy}^\top\Sigma_{xx}^{+}
+    \Sigma_{xy}`, so that the loss is the excess risk). Entries may be ``mpmath.mpf``. ``ValueError`` naming the
+    block unless the joint moments of :math:`(x, y)` are realizable (positive semidefinite; the model's
+    ``param_check``, ``derivations.models.linear_network.check_second_moments``)."""
+    Sxx, Sxy = _matrix("Sxx", Sxx), _matrix("Sxy", Sxy)
     if Sxx.ndim != 2 or Sxx.shape[0] != Sxx.shape[1]:
         raise ValueError(f"Sxx must be a square matrix, got shape {Sxx.shape}")
     if Sxy.ndim != 2 or Sxy.shape[0] != Sxx.shape[0]:
         raise ValueError(f"Sxy must have shape ({Sxx.shape[0]}, c), got {Sxy.shape}")
-    if np.any(Sxx != Sxx.T):
-        raise ValueError("Sxx must be symmetric")
     if Syy is None:
         Syy = Sxy.T @ np.linalg.pinv(Sxx.astype(float)) @ Sxy
-    Syy = np.asarray(Syy)
+    Syy = _matrix("Syy", Syy)
     d, c = Sxy.shape
     if Syy.shape != (c, c):
         raise ValueError(f"Syy must have shape ({c}, {c}), got {Syy.shape}")
+    for name, matrix in (("Sxx", Sxx), ("Syy", Syy)):
+        asymmetry = np.abs(matrix - matrix.T).astype(float)
+        if np.any(asymmetry > SYMMETRY_TOLERANCE * np.max(np.abs(matrix).astype(float))):
+            raise ValueError(
+                f"{name} must be symmetric (to {SYMMETRY_TOLERANCE:g} relative; its upper triangle is used)"
+            )
     params: dict[str, object] = {}
     for k in range(d):
         for j in range(k, d):
@@ -87,7 +133,24 @@ def moment_params(Sxx: np.ndarray, Sxy: np.ndarray, Syy: np.ndarray | None = Non
     for m in range(c):
         for n in range(m, c):
             params[f"Syy_{m + 1}{n + 1}"] = Syy[m, n]
+    linear_network(d, c).param_check(params)
     return params
+
+
+def _batch(shapes: Mapping[str, tuple[int, ...]]) -> tuple[int, ...]:
+    """The broadcast batch shape of arrays whose last two axes are matrices (or last axis, for vectors)."""
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError as exc:
+        raise ValueError(f"the batch axes of {list(shapes)} must broadcast, got {dict(shapes)}") from exc
+
+
+def _orthonormal(name: str, frame: np.ndarray, rows: bool) -> None:
+    """``ValueError`` unless ``frame`` has orthonormal rows (or columns) to ``ORTHONORMAL_TOLERANCE``."""
+    M = np.asarray(frame, dtype=float)
+    gram = M @ np.swapaxes(M, -1, -2) if rows else np.swapaxes(M, -1, -2) @ M
+    if not np.all(np.abs(gram - np.eye(gram.shape[-1])) <= ORTHONORMAL_TOLERANCE):
+        raise ValueError(f"{name} must have orthonormal {'rows' if rows else 'columns'} (to {ORTHONORMAL_TOLERANCE:g})")
 
 
 def aligned_weights(
@@ -95,24 +158,41 @@ def aligned_weights(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""The task-aligned weights :math:`W_1 = U\,\mathrm{diag}(a)\,R`, :math:`W_2 = R^\top\mathrm{diag}(b)\,V^\top`
     (spec §3 eq 47, paper orientation): ``U`` (d×c, orthonormal columns), ``V`` (c×c orthogonal), ``R``
-    (c×p, orthonormal rows), ``a``, ``b`` the modes' singular values (batch axes first)."""
-    a, b = np.asarray(a), np.asarray(b)
-    diag_a = a[..., :, None] * np.eye(a.shape[-1], dtype=int)
-    diag_b = b[..., :, None] * np.eye(b.shape[-1], dtype=int)
-    R = np.asarray(R)
-    return np.asarray(U) @ diag_a @ R, np.swapaxes(R, -1, -2) @ diag_b @ np.swapaxes(np.asarray(V), -1, -2)
+    (c×p, orthonormal rows), ``a``, ``b`` the modes' singular values (batch axes first, broadcasting)."""
+    U, V, R = _matrix("U", U), _matrix("V", V), _matrix("R", R)
+    a, b = finite_array("a", a, exact=True), finite_array("b", b, exact=True)
+    c = U.shape[-1]
+    if V.shape[-2:] != (c, c) or R.shape[-2] != c or a.ndim < 1 or a.shape[-1] != c or b.shape != a.shape:
+        raise ValueError(
+            f"U (d, c), V (c, c), R (c, p), a and b (c,) need one c: got U {U.shape}, V {V.shape}, R {R.shape}, "
+            f"a {a.shape}, b {b.shape}"
+        )
+    _batch({"U": U.shape[:-2], "V": V.shape[:-2], "R": R.shape[:-2], "a": a.shape[:-1]})
+    for name, frame, rows in (("U", U, False), ("V", V, False), ("R", R, True)):
+        _orthonormal(name, frame, rows)
+    diag_a = a[..., :, None] * np.eye(c, dtype=int)
+    diag_b = b[..., :, None] * np.eye(c, dtype=int)
+    return U @ diag_a @ R, np.swapaxes(R, -1, -2) @ diag_b @ np.swapaxes(V, -1, -2)
 
 
 def lambda_balanced_singular_values(rho: np.ndarray, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""The mode singular values :math:`s_{1/2} = \sqrt{(\sqrt{\lambda^2 + 4\rho^2} \mp \lambda)/2}` with
     :math:`s_1s_2 = \rho` (> 0) and :math:`s_2^2 - s_1^2 = \lambda` (spec §4, as in the authors'
-    ``get_lambda_balanced``); ``lam`` broadcasts against ``rho``'s batch axes (the last axis is the modes)."""
-    rho = np.asarray(rho, dtype=float)
-    if np.any(rho <= 0):
-        raise ValueError("rho must be > 0 (admissible range: (0, inf))")
-    lam = np.asarray(lam, dtype=float)[..., None]
-    K = np.sqrt(lam**2 + 4 * rho**2)
-    return np.sqrt((K - lam) / 2), np.sqrt((K + lam) / 2)
+    ``get_lambda_balanced``); ``lam`` broadcasts against ``rho``'s batch axes (the last axis is the modes).
+
+    Evaluated without overflow or cancellation: the larger one from :math:`(\sqrt{\lambda^2 + 4\rho^2} +
+    |\lambda|)/2` (``hypot``), the smaller as :math:`\rho` divided by it."""
+    rho, lam = finite_array("rho", rho), finite_array("lam", lam)
+    if rho.ndim < 1 or rho.size == 0 or np.any(rho <= 0):
+        raise ValueError("rho must be > 0 (admissible range: (0, inf)), a nonempty array (last axis: the modes)")
+    lam = lam[..., None]
+    _batch({"rho": rho.shape, "lam": lam.shape})
+    with np.errstate(over="ignore"):
+        larger = np.sqrt(np.hypot(lam / 2, rho) + np.abs(lam) / 2)
+        smaller = rho / larger
+    if not np.all(np.isfinite(larger)):
+        raise OverflowError("lambda_balanced_singular_values: sqrt(lam^2 + 4 rho^2) is beyond the float64 range")
+    return np.where(lam >= 0, smaller, larger), np.where(lam >= 0, larger, smaller)
 
 
 def lambda_balanced_weights(
@@ -127,47 +207,78 @@ def lambda_balanced_weights(
 def ntk_gram(W1: np.ndarray, W2: np.ndarray, X: np.ndarray, orientation: str = "paper") -> np.ndarray:
     r"""The ``cN × cN`` NTK Gram matrix on data ``X`` (d×N): :math:`I_c\otimes X^\top W_1W_1^\top X +
     W_2^\top W_2\otimes X^\top X` in the paper orientation (spec §6; the authors' ``utils.get_ntk`` in theirs),
-    rows ordered output-major. Batch axes of the weights are kept."""
+    rows ordered output-major. Batch axes of the weights are kept. ``OverflowError`` if it is beyond float64."""
     W1, W2 = _oriented(W1, W2, orientation)
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[0] != W1.shape[-2]:
-        raise ValueError(f"X must have shape (d, N) with d = {W1.shape[-2]} rows, got {X.shape}")
-    features = np.swapaxes(W1, -1, -2) @ X
-    first = np.swapaxes(features, -1, -2) @ features
-    second = np.swapaxes(W2, -1, -2) @ W2
-    c = W2.shape[-1]
-    eye = np.eye(c)
-    gram = X.T @ X
-    return np.einsum("mn,...ij->...minj", eye, first).reshape(*first.shape[:-2], c * X.shape[1], -1) + np.einsum(
-        "...mn,ij->...minj", second, gram
-    ).reshape(*second.shape[:-2], c * X.shape[1], -1)
+    W1, W2 = W1.astype(float), W2.astype(float)
+    X = finite_array("X", X, ndim=2)
+    if X.shape[0] != W1.shape[-2] or X.shape[1] < 1:
+        raise ValueError(f"X must have shape (d, N) with d = {W1.shape[-2]} rows and N >= 1, got {X.shape}")
+    with np.errstate(over="ignore", invalid="ignore"):
+        features = np.swapaxes(W1, -1, -2) @ X
+        first = np.swapaxes(features, -1, -2) @ features
+        second = np.swapaxes(W2, -1, -2) @ W2
+        c = W2.shape[-1]
+        eye = np.eye(c)
+        gram = X.T @ X
+        kernel = np.einsum("mn,...ij->...minj", eye, first).reshape(*first.shape[:-2], c * X.shape[1], -1) + np.einsum(
+            "...mn,ij->...minj", second, gram
+        ).reshape(*second.shape[:-2], c * X.shape[1], -1)
+    if not np.all(np.isfinite(kernel)):
+        raise OverflowError("ntk_gram: the NTK Gram matrix is beyond the float64 range for these W1, W2 and X")
+    return kernel
 
 
 def kernel_distance(K0: np.ndarray, Kt: np.ndarray) -> np.ndarray:
     r"""Kernel distance :math:`1 - \langle K_0, K_t\rangle_F / (\|K_0\|_F\|K_t\|_F)` (Fort et al. 2020), over
-    the last two axes."""
-    inner = np.einsum("...ij,...ij->...", K0, Kt)
-    norms = np.sqrt(np.einsum("...ij,...ij->...", K0, K0) * np.einsum("...ij,...ij->...", Kt, Kt))
-    if np.any(norms == 0):
-        raise ValueError("kernel_distance needs non-zero kernels K0 and Kt")
-    return 1 - inner / norms
+    the last two axes; evaluated as :math:`\tfrac12\|K_0/\|K_0\|_F - K_t/\|K_t\|_F\|_F^2` (in [0, 2], no
+    cancellation for nearly parallel kernels, no overflow)."""
+    K0, Kt = _matrix("K0", K0).astype(float), _matrix("Kt", Kt).astype(float)
+    if K0.shape[-2:] != Kt.shape[-2:]:
+        raise ValueError(f"K0 and Kt must be matrices of one shape, got {K0.shape} and {Kt.shape}")
+    _batch({"K0": K0.shape[:-2], "Kt": Kt.shape[:-2]})
+    units = []
+    for name, K in (("K0", K0), ("Kt", Kt)):
+        scale = np.max(np.abs(K), axis=(-2, -1), keepdims=True)
+        if np.any(scale == 0):
+            raise ValueError(f"kernel_distance needs non-zero kernels K0 and Kt; {name} is zero")
+        K = K / scale
+        units.append(K / np.sqrt(np.einsum("...ij,...ij->...", K, K))[..., None, None])
+    difference = units[0] - units[1]
+    return np.einsum("...ij,...ij->...", difference, difference) / 2
 
 
 def matrix_gradient_descent(
-    W1: np.ndarray, W2: np.ndarray, Sxx: np.ndarray, Sxy: np.ndarray, lr: float, steps: int
+    W1: np.ndarray,
+    W2: np.ndarray,
+    Sxx: np.ndarray,
+    Sxy: np.ndarray,
+    lr: float,
+    steps: int,
+    max_steps: int = MAX_STEPS["gd"],
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""``steps`` steps of full-batch GD on the weight matrices (paper orientation, batch axes first):
     :math:`W_1 \leftarrow W_1 + \eta MW_2^\top`, :math:`W_2 \leftarrow W_2 + \eta W_1^\top M`,
     :math:`M = \Sigma_{xy} - \Sigma_{xx}W_1W_2` (the derived matrix flow of ``derivations.matrix_flow``, one
-    simultaneous update per step), vectorized over a batch of networks and moments."""
-    if not np.isfinite(lr) or lr <= 0:
-        raise ValueError(f"lr must be > 0, got {lr!r}")
-    if not isinstance(steps, (int, np.integer)) or steps < 0:
-        raise ValueError(f"steps must be an integer >= 0, got {steps!r}")
-    W1, W2 = np.array(W1, dtype=float), np.array(W2, dtype=float)
-    Sxx, Sxy = np.asarray(Sxx, dtype=float), np.asarray(Sxy, dtype=float)
-    with np.errstate(over="raise", invalid="raise"):
-        for _ in range(steps):
-            M = Sxy - Sxx @ W1 @ W2
-            W1, W2 = W1 + lr * M @ np.swapaxes(W2, -1, -2), W2 + lr * np.swapaxes(W1, -1, -2) @ M
+    simultaneous update per step), vectorized over a batch of networks and moments.
+
+    ``steps`` is at most ``max_steps`` (the budget of ``trajectory``'s ``method="gd"``, default 10⁶);
+    ``OverflowError`` naming ``lr`` if the weights diverge beyond the float64 range."""
+    W1, W2 = (w.astype(float) for w in _oriented(W1, W2, "paper"))
+    Sxx, Sxy = _matrix("Sxx", Sxx).astype(float), _matrix("Sxy", Sxy).astype(float)
+    d, c = W1.shape[-2], W2.shape[-1]
+    if Sxx.shape[-2:] != (d, d) or Sxy.shape[-2:] != (d, c):
+        raise ValueError(f"Sxx must be ({d}, {d}) and Sxy ({d}, {c}) matrices, got {Sxx.shape} and {Sxy.shape}")
+    _batch({"W1": W1.shape[:-2], "Sxx": Sxx.shape[:-2], "Sxy": Sxy.shape[:-2]})
+    lr = positive_number("lr", lr)
+    max_steps = integer("max_steps", max_steps, 1)
+    steps = integer("steps", steps, 0, max_steps)
+    try:
+        with np.errstate(over="raise", invalid="raise"):
+            for _ in range(steps):
+                M = Sxy - Sxx @ W1 @ W2
+                W1, W2 = W1 + lr * M @ np.swapaxes(W2, -1, -2), W2 + lr * np.swapaxes(W1, -1, -2) @ M
+    except FloatingPointError as exc:
+        raise OverflowError(
+            f"matrix_gradient_descent diverged beyond the float64 range with lr = {lr!r}; lower lr"
+        ) from exc
     return W1, W2

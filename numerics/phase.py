@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -29,9 +29,12 @@ import sympy as sp
 
 from derivations import scaling
 
+from .budget import BudgetError
 from .trajectory import trajectory
+from .validation import ArgumentTypeError, finite_array
 
 __all__ = [
+    "MAX_TOTAL",
     "PARAMETRIZATIONS",
     "PHASES",
     "QUANTITIES",
@@ -54,6 +57,8 @@ TABLE_SEEDS = range(1000)
 """Initializations per width for the §4.3 fits (the medians' noise is then about 0.01 in the fitted slopes)."""
 TOLERANCE = 0.05
 """Largest accepted |fitted − predicted| exponent."""
+MAX_TOTAL = 10**9
+"""Default budget of :func:`width_sweep`: weights drawn, sum(widths) × len(seeds) (the §4.3 table draws 3.4·10⁷)."""
 
 
 def _exact(name: str, value: object) -> sp.Rational:
@@ -201,6 +206,8 @@ class WidthSweep:
 
 
 def _integers(name: str, values: Sequence[int], minimum: int) -> tuple[int, ...]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ArgumentTypeError(f"{name} must be a non-empty sequence of integers >= {minimum}, got {values!r}")
     out = tuple(values)
     if not out or any(isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < minimum for v in out):
         raise ValueError(f"{name} must be a non-empty sequence of integers >= {minimum}, got {values!r}")
@@ -234,22 +241,40 @@ def width_sweep(
     widths: Sequence[int],
     seeds: Sequence[int],
     max_elements: int = 2**20,
+    max_total: int = MAX_TOTAL,
 ) -> WidthSweep:
     """Medians over ``seeds`` of :data:`QUANTITIES` at each width, from the closed form at t = 0 and t_∞.
 
     ``parametrization`` is a key of :data:`PARAMETRIZATIONS` or a :class:`Parametrization`. For width ``d``
     the initialization of ``seed`` is ``u₀ = σ_u z₀``, ``w₀ = σ_w z₁`` with ``z = default_rng((seed, d))
-    .standard_normal((2, d))``. Runs are batched so that at most ``max_elements`` weights are held at once.
+    .standard_normal((2, d))``. Runs are batched so that at most ``max_elements`` weights are held at once (so
+    every width is at most ``max_elements``); the budget ``max_total`` (default :data:`MAX_TOTAL`) bounds the
+    number of weights drawn, ``sum(widths) × len(seeds)``.
     """
     if isinstance(parametrization, str):
         if parametrization not in PARAMETRIZATIONS:
             raise ValueError(f"parametrization must be one of {list(PARAMETRIZATIONS)}, got {parametrization!r}")
         p = PARAMETRIZATIONS[parametrization]
-    else:
+    elif isinstance(parametrization, Parametrization):
         p = parametrization
+    else:
+        raise ArgumentTypeError(
+            "parametrization must be a key of PARAMETRIZATIONS or a Parametrization, got "
+            f"{type(parametrization).__name__}"
+        )
     widths = _integers("widths", widths, 1)
     seeds = _integers("seeds", seeds, 0)
     (max_elements,) = _integers("max_elements", [max_elements], 1)
+    (max_total,) = _integers("max_total", [max_total], 1)
+    if max(widths) > max_elements:
+        raise ValueError(
+            f"widths must be <= max_elements = {max_elements} (one initialization at a time), got {max(widths)}"
+        )
+    if sum(widths) * len(seeds) > max_total:
+        raise BudgetError(
+            f"width_sweep would draw sum(widths) × len(seeds) = {sum(widths) * len(seeds)} weights, beyond the budget "
+            f"max_total = {max_total}; pass a larger max_total"
+        )
     medians = []
     for d in widths:
         chunk = max(1, max_elements // d)
@@ -264,11 +289,11 @@ def width_sweep(
 
 def fit_exponent(widths: Sequence[float], values: Sequence[float]) -> float:
     """The least-squares slope of log(values) against log(widths)."""
-    x, y = np.asarray(widths, dtype=float), np.asarray(values, dtype=float)
+    x, y = finite_array("widths", widths), finite_array("values", values)
     if x.shape != y.shape or x.ndim != 1 or len(x) < 2:
         raise ValueError(f"widths and values must be 1-D of one length >= 2, got shapes {x.shape} and {y.shape}")
-    if not (np.all(np.isfinite(x)) and np.all(x > 0) and np.all(np.isfinite(y)) and np.all(y > 0)):
-        raise ValueError("widths and values must be finite and > 0")
+    if not (np.all(x > 0) and np.all(y > 0)):
+        raise ValueError("widths and values must be > 0 (admissible range: (0, inf))")
     if len(np.unique(x)) < 2:
         raise ValueError("widths must contain at least two distinct values")
     return float(np.polyfit(np.log(x), np.log(y), 1)[0])

@@ -31,11 +31,14 @@ from scipy.optimize import OptimizeResult
 from derivations.models.power_activation import V, a, b, eta_u, eta_w, gamma, power_activation, u, w
 from derivations.power_activation import CLOCK_RATE, clock_field
 
-from .validation import validate
+from .budget import MAX_STEPS, BudgetError
+from .validation import integer, validate
 
 __all__ = ["reduced_trajectory"]
 
 RTOL = 1e-13
+DOP853_STAGES = 12
+"""Field evaluations per DOP853 step, to count steps against ``max_steps``."""
 
 
 @dataclass(frozen=True)
@@ -61,16 +64,24 @@ def _compiled(beta: int) -> _Compiled:
 
 
 def reduced_trajectory(
-    beta: int, t: object, params: Mapping[str, object], init: Mapping[str, object]
+    beta: int,
+    t: object,
+    params: Mapping[str, object],
+    init: Mapping[str, object],
+    max_steps: int = MAX_STEPS["scipy"],
 ) -> dict[str, np.ndarray]:
     """States, clock and output of ``power_activation(beta)`` at times ``t`` from the one-dimensional reduction.
 
     ``params`` has ``gamma, eta_u, eta_w, a, b``; ``init`` has ``u`` and ``w`` of shape (p,). Returns ``u`` and
     ``w`` (T, p), ``tau``, ``output`` (= gamma V) and ``t`` (T,). Inputs are validated as by
-    ``numerics.trajectory`` (``ValueError`` naming the parameter; ``beta`` must be an integer >= 1).
+    ``numerics.trajectory`` (``TypeError``/``ValueError`` naming the argument; ``beta`` must be an integer >= 1).
+    Each of the two DOP853 solves may take at most ``max_steps`` steps (default 10⁵, counted by field
+    evaluations while solving: ``BudgetError`` beyond, naming ``max_steps``); a result beyond the float64 range
+    is an ``OverflowError``.
     """
     model = power_activation(beta)
-    inputs = validate(model, t, params, init, "scipy")
+    max_steps = integer("max_steps", max_steps, 1)
+    inputs = validate(model, t, params, init)
     if inputs.batched:
         raise ValueError("init arrays must have shape (p,) for reduced_trajectory (no batch axis)")
     fns, prm = _compiled(int(beta)), inputs.shared_params
@@ -81,21 +92,40 @@ def reduced_trajectory(
         return float(fns.rate(np.sum(fns.summand(y[:width], y[width:])), prm["gamma"], prm["a"], prm["b"]))
 
     direction, t_max = np.sign(rate(y0)), float(inputs.t.max())
-    if direction == 0 or t_max == 0:
-        sigma = np.zeros_like(inputs.t)
-        states = np.broadcast_to(y0, (len(sigma), 2 * width))
-    else:
-        curves = _neuron_curves(fns, prm, y0, direction, abs(rate(y0)) * t_max, rate)
-        sigma = _clock(curves, direction, inputs.t, rate)
-        states = curves.sol(sigma).T
-    V_t = np.sum(fns.summand(states[:, :width], states[:, width:]), axis=-1)
-    return {
-        "u": np.array(states[:, :width]),
-        "w": np.array(states[:, width:]),
-        "tau": direction * sigma,
-        "output": np.asarray(fns.output(V_t, prm["gamma"]), dtype=float),
-        "t": inputs.t,
-    }
+    with np.errstate(over="ignore", invalid="ignore"):
+        if direction == 0 or t_max == 0:
+            sigma = np.zeros_like(inputs.t)
+            states = np.broadcast_to(y0, (len(sigma), 2 * width))
+        else:
+            curves = _neuron_curves(fns, prm, y0, direction, abs(rate(y0)) * t_max, rate, _Budget(max_steps))
+            sigma = _clock(curves, direction, inputs.t, rate, _Budget(max_steps))
+            states = curves.sol(sigma).T
+        V_t = np.sum(fns.summand(states[:, :width], states[:, width:]), axis=-1)
+        result = {
+            "u": np.array(states[:, :width]),
+            "w": np.array(states[:, width:]),
+            "tau": direction * sigma,
+            "output": np.asarray(fns.output(V_t, prm["gamma"]), dtype=float),
+            "t": inputs.t,
+        }
+    if not all(np.all(np.isfinite(v)) for v in result.values()):
+        raise OverflowError("reduced_trajectory: the result is beyond the float64 range for these init and params")
+    return result
+
+
+class _Budget:
+    """At most ``max_steps × DOP853_STAGES`` field evaluations of one solve."""
+
+    def __init__(self, max_steps: int) -> None:
+        self.left, self.max_steps = max_steps * DOP853_STAGES, max_steps
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise BudgetError(
+                f"reduced_trajectory: DOP853 needs more than max_steps = {self.max_steps} steps; pass a larger "
+                "max_steps"
+            )
 
 
 def _neuron_curves(
@@ -105,11 +135,13 @@ def _neuron_curves(
     direction: float,
     sigma_max: float,
     rate: Callable[[np.ndarray], float],
+    budget: _Budget,
 ) -> OptimizeResult:
     """Every neuron's autonomous clock flow in sigma = direction * tau, stopped at the first zero of the rate."""
     width = len(y0) // 2
 
     def rhs(_sigma: float, y: np.ndarray) -> np.ndarray:
+        budget.spend()
         return direction * np.concatenate(fns.flow(y[:width], y[width:], prm["eta_u"], prm["eta_w"]))
 
     def fixed_point(_sigma: float, y: np.ndarray) -> float:
@@ -130,20 +162,31 @@ def _neuron_curves(
 
 
 def _clock(
-    curves: OptimizeResult, direction: float, times: np.ndarray, rate: Callable[[np.ndarray], float]
+    curves: OptimizeResult,
+    direction: float,
+    times: np.ndarray,
+    rate: Callable[[np.ndarray], float],
+    budget: _Budget,
 ) -> np.ndarray:
-    """sigma(t) from the scalar ODE sigma' = |g(sigma)| on the neuron curves; RuntimeError if it leaves them."""
+    """sigma(t) from the scalar ODE sigma' = |g(sigma)| on the neuron curves; RuntimeError if it leaves them.
+
+    Solved in the time s = t / t_max on [0, 1], so that a horizon near the float64 underflow (t_max ~ 1e-307)
+    still has steps larger than the spacing of the numbers."""
     sigma_end = float(curves.t[-1])
+    horizon = float(np.max(times))
 
-    def rhs(_time: float, sigma: np.ndarray) -> list[float]:
-        return [direction * rate(curves.sol(sigma[0]))]
+    def rhs(_s: float, sigma: np.ndarray) -> list[float]:
+        budget.spend()
+        return [horizon * direction * rate(curves.sol(sigma[0]))]
 
-    order = np.sort(times)
+    scaled = times / horizon
+    order = np.unique(scaled)  # t_eval must increase strictly: repeated (or underflowed) times are one
     atol = 1e-16 * max(sigma_end, 1e-300)
-    sol = solve_ivp(rhs, (0.0, float(order[-1])), [0.0], method="DOP853", t_eval=order, rtol=RTOL, atol=atol)
+    sol = solve_ivp(rhs, (0.0, 1.0), [0.0], method="DOP853", t_eval=order, rtol=RTOL, atol=atol)
     if not sol.success:
         raise RuntimeError(f"DOP853 failed on the clock equation: {sol.message}")
-    sigma = sol.y[0, np.searchsorted(order, times)]
-    if curves.status != 1 and np.max(sigma) > sigma_end * (1 + 1e-12):
+    sigma = sol.y[0, np.searchsorted(order, scaled)]
+    # (the absolute 1e-300 covers subnormal clocks, whose spacing is not relative)
+    if curves.status != 1 and np.max(sigma) > sigma_end * (1 + 1e-12) + 1e-300:
         raise RuntimeError(f"the neuron curves end at |tau| = {sigma_end} before the clock: {curves.message}")
     return sigma

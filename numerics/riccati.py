@@ -8,6 +8,7 @@ computed directly and the other from ``alpha * beta = -c2 c0``.
 
 from __future__ import annotations
 
+import numbers
 from functools import cache
 
 import mpmath
@@ -67,17 +68,55 @@ def _discriminant(c2: object, c1: object, c0: object) -> object:
     with np.errstate(over="ignore", invalid="ignore"):
         delta = c1**2 - 4 * c2 * c0
     if np.any(delta < 0):
-        raise ValueError("Riccati coefficients with negative discriminant (finite-time blow-up) are not supported")
+        raise ValueError(
+            "c1**2 - 4 c2 c0 must be >= 0: Riccati coefficients with a negative discriminant (finite-time blow-up) "
+            "are not supported"
+        )
     return delta
 
 
+def _coefficients(values: dict[str, object]) -> list[np.ndarray]:
+    """The arguments as float arrays; ``TypeError`` naming one that is not real (complex, boolean, non-numeric)."""
+    arrays = []
+    for name, value in values.items():
+        raw = np.asarray(value)
+        if raw.dtype.kind not in "iuf":
+            raise TypeError(f"{name} must be real numbers (int or float, no complex or bool), got dtype {raw.dtype}")
+        arrays.append(raw.astype(float))
+    return arrays
+
+
+def _before_blow_up(k: object, beta: object, c2: object, y0: object, t: object, log1p: object) -> None:
+    """``ValueError`` unless every ``t`` is >= 0 and before the solution's pole: the stable form's denominator
+    ``e^{-kt} + tau m``, ``m = beta - c2 y0``, falls from 1 and vanishes only for ``m < 0``, at
+    ``t* = log1p(k/(-m))/k`` (``-1/m`` for ``k = 0``; ``y0`` beyond the repelling root). Checked on the
+    coefficients, then one comparison per time."""
+    if np.any(t < 0):
+        raise ValueError("t must be >= 0 (admissible range: [0, inf))")
+    m = beta - c2 * y0
+    if not np.any(m < 0):
+        return
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pole = np.where(m < 0, np.where(k > 0, log1p(k / -m) / np.where(k > 0, k, 1), -1 / m), np.inf)
+    if np.any(t >= pole):
+        raise ValueError("t must be before the blow-up of the solution (y0 beyond the repelling root), t < t*")
+
+
 def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """y(t) for ``y' = c2 y^2 + c1 y + c0``, broadcasting all arguments (float64; +inf past an overflow).
+    """y(t) for ``y' = c2 y^2 + c1 y + c0``, broadcasting all arguments (float64; +inf past an overflow, NaN from
+    NaN arguments). ``TypeError`` for complex or non-numeric arguments, ``ValueError`` for shapes that do not
+    broadcast, a negative discriminant, ``t < 0`` or ``t`` at or past a blow-up.
 
     The rate and its split are computed at the coefficients' own shape and only the time-dependent part at the
     broadcast shape (a batch of starts times many times costs one pass per operation over the output)."""
-    c2, c1, c0, y0 = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (c2, c1, c0, y0)))
-    t = np.asarray(t, dtype=float)
+    named = {"c2": c2, "c1": c1, "c0": c0, "y0": y0, "t": t}
+    *coefficients, t = _coefficients(named)
+    try:
+        c2, c1, c0, y0 = np.broadcast_arrays(*coefficients)
+        np.broadcast_shapes(c2.shape, t.shape)
+    except ValueError as exc:
+        shapes = {name: np.shape(v) for name, v in named.items()}
+        raise ValueError(f"c2, c1, c0, y0 and t must broadcast to one shape, got {shapes}") from exc
     k = np.sqrt(_discriminant(c2, c1, c0))
     stable, split, _ = _compiled("numpy")
     with np.errstate(all="ignore"):
@@ -85,6 +124,7 @@ def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
         big = np.where(c1 > 0, alpha_direct, beta_direct)
         small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)
         alpha, beta = np.where(c1 > 0, big, small), np.where(c1 > 0, small, big)
+        _before_blow_up(k, beta, c2, y0, t, np.log1p)
         return np.asarray(stable(c2, c0, y0, t, k, alpha, beta), dtype=float)
 
 
@@ -106,11 +146,23 @@ def riccati_increment(
 
 
 def riccati_mpmath(c2: mpmath.mpf, c1: mpmath.mpf, c0: mpmath.mpf, y0: mpmath.mpf, t: mpmath.mpf) -> mpmath.mpf:
-    """The same solution for scalar mpmath numbers (at the current ``mpmath.mp.dps``)."""
+    """The same solution for scalar real numbers, in mpmath at the current ``mpmath.mp.dps`` (the same errors)."""
+    names = ("c2", "c1", "c0", "y0", "t")
+    c2, c1, c0, y0, t = (_real_mpf(name, v) for name, v in zip(names, (c2, c1, c0, y0, t), strict=True))
     k = mpmath.sqrt(_discriminant(c2, c1, c0))
     stable, split, _ = _compiled("mpmath")
     alpha_direct, beta_direct = split(c1, k)
     big = alpha_direct if c1 > 0 else beta_direct
     small = -c2 * c0 / big if big > 0 else mpmath.mpf(0)
     alpha, beta = (big, small) if c1 > 0 else (small, big)
+    _before_blow_up(k, beta, c2, y0, t, mpmath.log1p)
     return stable(c2, c0, y0, t, k, alpha, beta)
+
+
+def _real_mpf(name: str, value: object) -> mpmath.mpf:
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, mpmath.mpf)):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    value = value if isinstance(value, mpmath.mpf) else mpmath.mpf(value)
+    if not mpmath.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return value

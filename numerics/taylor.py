@@ -23,6 +23,7 @@ import sympy as sp
 
 from derivations.model import Model
 
+from .budget import BudgetError
 from .compiled import to_mpf
 
 __all__ = ["GUARD_BITS", "MAX_STEPS", "available", "bits", "integrate_taylor", "precision"]
@@ -144,12 +145,14 @@ def integrate_taylor(
     params: Mapping[str, object],
     t: np.ndarray,
     dps: int | None = None,
+    max_steps: int = MAX_STEPS,
 ) -> dict[str, np.ndarray]:
     """The derived flow from each start (``state`` arrays (batch, p); unit ``params`` (batch, p), shared ones
     scalars) at times ``t`` (≥ 0): arrays (T, batch, p), float64 without ``dps``, ``mpf`` objects with it
     (in :func:`precision`'s type).
 
-    ``RuntimeError`` if a start needs more than :data:`MAX_STEPS` steps or its state stops being finite."""
+    ``BudgetError`` (a ``ValueError``) if a start needs more than ``max_steps`` steps, ``OverflowError`` if its
+    state stops being finite (beyond the type's range)."""
     hy = _heyoka()
     kind = precision(dps)
     prec = bits(dps) if kind == "mpfr" else 0
@@ -164,7 +167,7 @@ def integrate_taylor(
         rows_of = np.minimum(np.arange(start, start + lanes), batch - 1)  # the last lanes repeat the last start
         y0 = [np.concatenate([np.asarray(state[n][j]).ravel() for n in names]) for j in rows_of]
         pars = [_parameters(params, order, j) for j in rows_of]
-        out = _propagate(model, p, kind, prec, y0, pars, grid_times)
+        out = _propagate(model, p, kind, prec, y0, pars, grid_times, max_steps)
         for lane, j in enumerate(rows_of[: batch - start]):
             values[:, :, j, :] = out[lane][rows].reshape(len(t), len(names), p)
     if dps is not None and kind == "float64":
@@ -177,7 +180,7 @@ def _parameters(params: Mapping[str, object], order: Sequence[tuple[str, int | N
 
 
 def _propagate(
-    model: Model, p: int, kind: str, prec: int, y0: list, pars: list, grid_times: np.ndarray
+    model: Model, p: int, kind: str, prec: int, y0: list, pars: list, grid_times: np.ndarray, max_steps: int
 ) -> list[np.ndarray]:
     """One integrator run per start (or per SIMD batch of starts): the states on the grid, per start (T, n)."""
     lanes = len(y0)
@@ -186,25 +189,30 @@ def _propagate(
         ta.set_time(0.0)
         ta.state[:] = np.array(y0).T
         ta.pars[:] = np.array(pars).T
-        _, states = ta.propagate_grid(np.repeat(grid_times[:, None], lanes, axis=1), max_steps=MAX_STEPS)
-        _check([outcome for outcome, *_ in ta.propagate_res], kind)
+        _, states = ta.propagate_grid(np.repeat(grid_times[:, None], lanes, axis=1), max_steps=max_steps)
+        _check([outcome for outcome, *_ in ta.propagate_res], kind, max_steps)
         return [states[:, :, lane] for lane in range(lanes)]
     ta.time = _to_type([0.0], kind, prec)[0]
     ta.state[:] = _to_type(y0[0], kind, prec)
     if len(pars[0]):
         ta.pars[:] = _to_type(pars[0], kind, prec)
-    outcome, *_, states = ta.propagate_grid(_to_type(grid_times, kind, prec), max_steps=MAX_STEPS)
-    _check([outcome], kind)
+    outcome, *_, states = ta.propagate_grid(_to_type(grid_times, kind, prec), max_steps=max_steps)
+    _check([outcome], kind, max_steps)
     if kind == "float64":
         return [np.asarray(states, dtype=float)]
     return [_to_mpf(states.ravel(), kind, prec).reshape(states.shape)]
 
 
-def _check(outcomes: Sequence[object], kind: str) -> None:
+def _check(outcomes: Sequence[object], kind: str, max_steps: int) -> None:
     hy = _heyoka()
     if all(outcome == hy.taylor_outcome.time_limit for outcome in outcomes):
         return
     if any(outcome == hy.taylor_outcome.step_limit for outcome in outcomes):
-        raise RuntimeError(f"method='taylor' ({kind}): more than numerics.taylor.MAX_STEPS = {MAX_STEPS} steps")
+        raise BudgetError(
+            f"method='taylor' ({kind}) needs more than max_steps = {max_steps} steps; pass a larger max_steps"
+        )
     stopped = sorted({str(outcome) for outcome in outcomes})
-    raise RuntimeError(f"method='taylor' ({kind}) stopped before the last time: {stopped} (a state became non-finite)")
+    raise OverflowError(
+        f"method='taylor' ({kind}) stopped before the last time: {stopped}: a state left the {kind} range for these "
+        "init and params"
+    )

@@ -11,6 +11,7 @@ import numpy as np
 from derivations import models
 from derivations.model import Model
 
+from .budget import MAX_DPS, MAX_STEPS, check_flow_budget, gd_steps
 from .closed_form import (
     CLOCK,
     OUT_OF_RANGE,
@@ -24,7 +25,7 @@ from .evaluate import quantities
 from .integrate import gradient_descent, integrate_mpmath, integrate_scipy
 from .result import Trajectory
 from .taylor import integrate_taylor
-from .validation import DPS_METHODS, validate
+from .validation import DPS_METHODS, METHODS, Inputs, integer, positive_number, validate
 
 __all__ = ["trajectory"]
 
@@ -37,6 +38,8 @@ def trajectory(
     method: str = "closed_form",
     dps: int | None = None,
     lr: float | None = None,
+    max_steps: int | None = None,
+    max_dps: int = MAX_DPS,
     refine: bool = True,
 ) -> Trajectory:
     """States and derived quantities of ``model`` at times ``t``: a :class:`numerics.result.Trajectory` (a dict of
@@ -48,11 +51,22 @@ def trajectory(
     ``dps`` digits, default 30), ``"scipy"`` (DOP853, rtol 1e-13, the batch as one vectorized system),
     ``"taylor"`` (heyoka's Taylor integrator of the derived ODE, optional extra ``[taylor]``: float64, or with
     ``dps`` long double up to 18 digits and MPFR above; see ``numerics.taylor``) or ``"gd"`` (gradient descent
-    with learning rate ``lr``, t = steps × lr). With ``dps`` (and for ``"mpmath"``), ``init`` and ``params``
-    may hold ``mpmath.mpf`` numbers, which keep their precision (e.g. an initialization aligned to 30 digits).
+    with learning rate ``lr``, t = steps × lr: every time must be an integer multiple of ``lr``, to a relative
+    1e-9). With ``dps`` (and for ``"mpmath"``), ``init`` and ``params`` may hold ``mpmath.mpf`` numbers, which
+    keep their precision (e.g. an initialization aligned to 30 digits).
     The result maps each state name and quantity (``theta``,
     ``loss``, …) to an array with time as the first axis, then batch (if ``init`` had one), then units for
     per-unit quantities; ``"t"`` holds the times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
+
+    Budgets (``numerics.budget``), checked before the work: ``dps <= max_dps`` (default 10⁴); ``max_steps`` per
+    batch element, default 10⁶ GD steps (``"gd"``, exactly t/lr), 10⁵ DOP853 steps (``"scipy"``, estimated from
+    the flow's rate at the start), 10³ Taylor steps of ``mpmath.odefun`` counted at 30 digits (``"mpmath"``,
+    estimated likewise and counted while integrating) or 10⁶ heyoka steps (``"taylor"``, counted). Beyond a
+    budget the error names it and how to raise it.
+
+    Bad arguments are a ``TypeError`` or ``ValueError`` naming them (complex values are refused). In float64 a
+    state that is not finite although the inputs are, or a quantity that is NaN, is an ``OverflowError``; a
+    quantity beyond the float64 range (e.g. the loss of weights near 1e150) is ±inf.
 
     ``refine`` (float64 closed form only): re-evaluate at rising precision the units that settle to a value whose
     float64 sum cancels beyond its conditioning (a unit driven to a small value by a conservation law loses up to
@@ -62,48 +76,91 @@ def trajectory(
     """
     started = time.perf_counter()
     model = models.get(model)
-    if method == "closed_form":
-        compiled_closed_form(model)  # ValueError quoting Unsolved.reason before any other work
-    exact = method == "mpmath" or (method in DPS_METHODS and dps is not None)
-    inputs = validate(model, t, params, init, method, exact)
-    if lr is not None and method != "gd":
-        raise ValueError(f"lr is only used by method='gd', not {method!r}")
-    if method == "gd" and (lr is None or not np.isfinite(lr) or lr <= 0):
-        raise ValueError(f"method='gd' needs a learning rate lr > 0, got {lr!r}")
-    if dps is not None and (not isinstance(dps, int) or dps < 15):
-        raise ValueError(f"dps must be an integer >= 15, got {dps!r}")
-    if dps is not None and method not in DPS_METHODS:
-        raise ValueError(f"dps is only used by {DPS_METHODS}, not {method!r}")
+    method, dps, lr, max_steps = _options(method, dps, lr, max_steps, max_dps)
     if not isinstance(refine, bool):
         raise TypeError(f"refine must be True or False, got {refine!r}")
     if not refine and (method != "closed_form" or dps is not None):
         raise ValueError("refine=False is only used by the float64 closed form (method='closed_form', no dps)")
+    if method == "closed_form":
+        compiled_closed_form(model)  # ValueError quoting Unsolved.reason before any other work
+    exact = method == "mpmath" or (method in DPS_METHODS and dps is not None)
+    inputs = validate(model, t, params, init, exact)
     backend = "numpy" if dps is None and method != "mpmath" else "mpmath"
     params_env: dict[str, object] = {**inputs.unit_params, **inputs.shared_params}
-    if method == "closed_form":
-        states = _closed_form(model, inputs, params_env, backend, dps, refine)
-    elif method == "mpmath":
-        states = integrate_mpmath(compiled(model, "mpmath"), inputs.state, params_env, inputs.t, dps or 30)
-    elif method == "scipy":
-        states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)
-    elif method == "taylor":
-        states = integrate_taylor(model, inputs.state, params_env, inputs.t, dps)
-    else:
-        states = gradient_descent(compiled(model, "numpy"), inputs.state, params_env, inputs.t, float(lr))
-    clocks = {k[len(CLOCK) :]: states.pop(k) for k in list(states) if k.startswith(CLOCK)}
-    result = _with_quantities(model, states, params_env, backend, dps or 30)
+    t_max = float(inputs.t.max())
+    stats: dict[str, object] = {}
+    # a non-finite float64 value is reported once, by _check_finite, not as numpy warnings on the way
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        if method == "closed_form":
+            states = _closed_form(model, inputs, params_env, backend, dps, refine)
+        elif method == "gd":
+            steps = gd_steps(inputs.t, lr, max_steps)
+            stats["steps"] = int(steps.max())
+            states = gradient_descent(compiled(model, "numpy"), inputs.state, params_env, steps, lr)
+        elif method == "mpmath":
+            cm = compiled(model, "mpmath")
+            check_flow_budget(method, cm, inputs.state, params_env, t_max, max_steps, dps or 30)
+            states = integrate_mpmath(cm, inputs.state, params_env, inputs.t, dps or 30, max_steps)
+        elif method == "taylor":
+            states = integrate_taylor(model, inputs.state, params_env, inputs.t, dps, max_steps)
+        else:
+            check_flow_budget(method, compiled(model, "numpy"), inputs.state, params_env, t_max, max_steps)
+            states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)
+        clocks = {k[len(CLOCK) :]: states.pop(k) for k in list(states) if k.startswith(CLOCK)}
+        result = _with_quantities(model, states, params_env, backend, dps or 30)
+    if backend == "numpy":
+        _check_finite(model, method, result)
     if not inputs.batched:
         result = {k: v[:, 0] for k, v in result.items()}
         clocks = {k: v[:, 0] for k, v in clocks.items()}
     result["t"] = inputs.t
-    stats = {"seconds": time.perf_counter() - started}
-    if method == "gd":
-        stats["steps"] = int(np.rint(np.max(inputs.t) / float(lr))) if len(inputs.t) else 0
+    stats["seconds"] = time.perf_counter() - started
     return Trajectory(result, model.state_names, method, stats, clocks)
 
 
+def _options(
+    method: object, dps: object, lr: object, max_steps: object, max_dps: object
+) -> tuple[str, int | None, float | None, int]:
+    """The checked ``method``, ``dps``, ``lr`` and step budget (``MAX_STEPS[method]`` unless given)."""
+    if not isinstance(method, str) or method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    max_dps = integer("max_dps", max_dps, 15)
+    if dps is not None:
+        if method not in DPS_METHODS:
+            raise ValueError(f"dps is only used by {DPS_METHODS}, not {method!r}")
+        dps = integer("dps", dps, 15, max_dps)
+    if lr is not None and method != "gd":
+        raise ValueError(f"lr is only used by method='gd', not {method!r}")
+    if method == "gd":
+        if lr is None:
+            raise ValueError("method='gd' needs a learning rate lr > 0 (admissible range: (0, inf))")
+        lr = positive_number("lr", lr)
+    if max_steps is not None and method not in MAX_STEPS:
+        raise ValueError(f"max_steps is only used by the methods {list(MAX_STEPS)}, not {method!r}")
+    budget = MAX_STEPS.get(method, 0) if max_steps is None else integer("max_steps", max_steps, 1, 2**62)
+    return method, dps, lr, budget
+
+
+def _check_finite(model: Model, method: str, result: Mapping[str, np.ndarray]) -> None:
+    """``OverflowError`` naming the outputs of a float64 run from finite inputs that are not finite: a state
+    that is not finite, or a quantity that is NaN (a quantity beyond the float64 range is ±inf, e.g. the loss of
+    weights near 1e150)."""
+    states = set(model.state_names)
+    bad = [
+        name
+        for name, values in result.items()
+        if not np.all(np.isfinite(values) if name in states else ~np.isnan(values))
+    ]
+    if bad:
+        raise OverflowError(
+            f"the float64 {method} of {model.name!r} is not finite in {bad} although init and params are: the "
+            "values (or intermediate ones) are beyond the float64 range for these inputs; use dps (mpmath) for "
+            "the closed form, or rescale the problem"
+        )
+
+
 def _closed_form(
-    model: Model, inputs: object, params_env: dict[str, object], backend: str, dps: int | None, refine: bool
+    model: Model, inputs: Inputs, params_env: dict[str, object], backend: str, dps: int | None, refine: bool
 ) -> dict[str, np.ndarray]:
     ccf = compiled_closed_form(model, backend)
     init_env = {str(model.init_symbol(n)): v for n, v in inputs.state.items()}

@@ -1,7 +1,9 @@
-"""Input validation for ``numerics.trajectory``: every bad input is a ``ValueError`` naming the parameter."""
+"""Input validation for ``numerics``: every bad argument is a ``TypeError`` or ``ValueError`` naming it and its
+admissible range, raised before any heavy work."""
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -10,11 +12,26 @@ import numpy as np
 
 from derivations.model import Model
 
-__all__ = ["DPS_METHODS", "Inputs", "finite_array", "validate"]
+__all__ = [
+    "DPS_METHODS",
+    "METHODS",
+    "ArgumentTypeError",
+    "Inputs",
+    "finite_array",
+    "integer",
+    "mapping",
+    "positive_number",
+    "validate",
+]
 
 METHODS = ("closed_form", "mpmath", "scipy", "gd", "taylor")
 # the methods that take ``dps`` (digits of the result)
 DPS_METHODS = ("closed_form", "mpmath", "taylor")
+
+
+class ArgumentTypeError(TypeError, ValueError):
+    """An argument of the wrong type: a ``TypeError``, and a ``ValueError`` for callers that handle every bad
+    argument as one (as numpy's ``AxisError`` is both a ``ValueError`` and an ``IndexError``)."""
 
 
 @dataclass(frozen=True)
@@ -36,27 +53,94 @@ class Inputs:
         return next(iter(self.state.values())).shape[0]
 
 
+def mapping(name: str, value: object) -> Mapping[str, object]:
+    """``value`` if it is a mapping (e.g. a dict from names to values); ``TypeError`` naming ``name`` otherwise."""
+    if not isinstance(value, Mapping):
+        raise ArgumentTypeError(f"{name} must be a mapping (dict) from names to values, got {type(value).__name__}")
+    return value
+
+
+def integer(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
+    """``value`` as an ``int`` in ``[minimum, maximum]``; ``TypeError`` for a non-integer (``bool`` included),
+    ``ValueError`` outside the range, both naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ArgumentTypeError(f"{name} must be an integer, got {value!r}")
+    if value < minimum or (maximum is not None and value > maximum):
+        upper = "inf)" if maximum is None else f"{maximum}]"
+        raise ValueError(f"{name} must be in [{minimum}, {upper}, got {value!r}")
+    return int(value)
+
+
+def positive_number(name: str, value: object) -> float:
+    """``value`` as a finite float > 0; ``TypeError`` for a non-number (``bool`` included), ``ValueError`` outside
+    (0, inf), both naming ``name``."""
+    if not _is_real(value) or isinstance(value, mpmath.mpf):
+        raise ArgumentTypeError(f"{name} must be a real number > 0, got {value!r}")
+    number = float(value)
+    if not (np.isfinite(number) and number > 0):
+        raise ValueError(f"{name} must be finite and > 0 (admissible range: (0, inf)), got {value!r}")
+    return number
+
+
+def _is_real(value: object) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _raw(name: str, value: object) -> np.ndarray:
+    """``value`` as an array of real numbers (any dtype), refusing complex, boolean and non-numeric entries."""
+    try:
+        raw = np.asarray(value)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a rectangular array of real numbers, got a ragged sequence") from exc
+    kind = raw.dtype.kind
+    if kind == "c" or (kind == "O" and any(isinstance(v, (complex, mpmath.mpc)) for v in raw.ravel())):
+        raise ArgumentTypeError(f"{name} must be real numbers; complex values are not accepted")
+    if kind == "b":
+        raise ArgumentTypeError(f"{name} must be real numbers, got booleans")
+    if kind not in "iufO" or (kind == "O" and not all(_is_real(v) for v in raw.ravel())):
+        raise ArgumentTypeError(f"{name} must be real numbers, got {_describe(value)}")
+    return raw
+
+
+def _describe(value: object) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
+
+
 def finite_array(name: str, value: object, ndim: int | None = None, exact: bool = False) -> np.ndarray:
     """``value`` as a new float array (of ``ndim`` dimensions if given) with finite entries, or (``exact``, for
     the mpmath backends) as an object array of ``mpf`` when it holds ``mpmath.mpf`` numbers, whose digits beyond
-    float64 are kept; ``ValueError`` naming ``name`` otherwise."""
-    raw = np.asarray(value, dtype=object)
-    if exact and any(isinstance(v, mpmath.mpf) for v in raw.ravel()):
-        if not all(isinstance(v, (mpmath.mpf, int, float)) and mpmath.isfinite(v) for v in raw.ravel()):
+    float64 are kept. Complex, boolean or non-numeric entries are a ``TypeError``, NaN, inf or values beyond the
+    float64 range a ``ValueError``, both naming ``name``."""
+    raw = _raw(name, value)
+    if exact and raw.dtype == object and any(isinstance(v, mpmath.mpf) for v in raw.ravel()):
+        if not all(mpmath.isfinite(v) for v in raw.ravel()):
             raise ValueError(f"{name} must be finite real numbers (no NaN or inf)")
         # mpf(x) would round an mpf to the working precision: keep mpf entries as they are
-        exact_values = [v if isinstance(v, mpmath.mpf) else mpmath.mpf(v) for v in raw.ravel()]
+        exact_values = [v if isinstance(v, mpmath.mpf) else mpmath.mpf(float(v)) for v in raw.ravel()]
         array = np.array(exact_values, dtype=object).reshape(raw.shape)
     else:
         try:
-            array = np.array(value, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"{name} must be real numbers, got {value!r}") from exc
+            array = raw.astype(float)
+        except OverflowError as exc:
+            raise ValueError(f"{name} must be finite (within the float64 range, |x| < 1.8e308)") from exc
         if not np.all(np.isfinite(array)):
-            raise ValueError(f"{name} must be finite (no NaN or inf)")
+            raise ValueError(f"{name} must be finite (no NaN or inf, |x| < 1.8e308)")
     if ndim is not None and array.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-dimensional, got shape {array.shape}")
     return array
+
+
+def _times(t: object) -> np.ndarray:
+    times = finite_array("t", t)
+    if times.ndim > 1:
+        raise ValueError(f"t must be a scalar or a 1-D array, got shape {times.shape}")
+    times = np.atleast_1d(times)
+    if times.size == 0:
+        raise ValueError("t must hold at least one time")
+    if np.any(times < 0):
+        raise ValueError("t must be >= 0 (admissible range: [0, inf))")
+    return times
 
 
 def _check_domain(name: str, array: np.ndarray, domain: str) -> None:
@@ -71,19 +155,11 @@ def _check_keys(kind: str, given: Mapping[str, object], expected: tuple[str, ...
         raise ValueError(f"{kind} must have exactly the keys {list(expected)}; missing {missing}, unexpected {extra}")
 
 
-def validate(
-    model: Model, t: object, params: Mapping[str, object], init: Mapping[str, object], method: str, exact: bool = False
-) -> Inputs:
-    """Check and normalise the arguments of ``trajectory``; with ``exact``, ``mpmath.mpf`` values in ``init`` and
-    ``params`` keep their precision (object arrays)."""
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    times = finite_array("t", t)
-    if times.ndim > 1:
-        raise ValueError(f"t must be a scalar or a 1-D array, got shape {times.shape}")
-    times = np.atleast_1d(times)
-    if np.any(times < 0):
-        raise ValueError("t must be >= 0 (admissible range: [0, inf))")
+def validate(model: Model, t: object, params: object, init: object, exact: bool = False) -> Inputs:
+    """Check and normalise the times, parameters and initial state of ``trajectory``; with ``exact``,
+    ``mpmath.mpf`` values in ``init`` and ``params`` keep their precision (object arrays)."""
+    times = _times(t)
+    init, params = mapping("init", init), mapping("params", params)
     _check_keys("init", init, model.state_names)
     _check_keys("params", params, (*model.unit_param_names, *model.shared_param_names))
     state = {name: finite_array(f"init[{name!r}]", init[name], exact=exact) for name in model.state_names}
@@ -111,5 +187,9 @@ def validate(
         if value.ndim != 0:
             raise ValueError(f"params[{name!r}] must be a scalar, got shape {value.shape}")
         _check_domain(f"params[{name!r}]", value, model.domains.get(name, "real"))
-        shared[name] = value.item() if value.dtype == object else float(value)
+        # numpy scalars: an overflow in float64 arithmetic is inf (then the OverflowError of trajectory), where a
+        # Python float's power would raise a bare OverflowError
+        shared[name] = value.item() if value.dtype == object else np.float64(value)
+    if model.param_check is not None:
+        model.param_check({**unit_params, **shared})
     return Inputs(times, state, unit_params, shared, batched)

@@ -33,7 +33,7 @@ def identities(
     def check() -> Outcome:
         from proofs_check.statement_checks import equal_sides
 
-        exprs = [sp.sympify(r).subs(dict(substitutions or {})).doit() for r in residuals]
+        exprs = [sp.sympify(r, strict=True).subs(dict(substitutions or {})).doit() for r in residuals]
         return equal_sides(exprs, [sp.S.Zero] * len(exprs), relations)
 
     return check

@@ -183,12 +183,12 @@ class Paper:
         """The definition of the notation symbol ``name`` (built on first use)."""
         if name not in self._resolved:
             given = self._definitions[name]
-            self._resolved[name] = sp.sympify(given() if callable(given) else given)
+            self._resolved[name] = sp.sympify(given() if callable(given) else given, strict=True)
         return self._resolved[name]
 
     def substitute(self, expr: sp.Basic) -> sp.Basic:
         """``expr`` with every defined notation symbol replaced by its definition, repeatedly, then ``doit``."""
-        expr = sp.sympify(expr)
+        expr = sp.sympify(expr, strict=True)
         for _ in range(20):
             defined = {s: self.definition(s.name) for s in expr.free_symbols if s.name in self._definitions}
             if not defined:
@@ -216,7 +216,11 @@ class Paper:
 
     def symbol_names(self, expr: sp.Basic) -> dict[sp.Symbol, str]:
         """``symbol_names`` for ``sympy.latex``: the notation's LaTeX of each symbol of ``expr`` that has one."""
-        return {s: self.notation[s.name] for s in sp.sympify(expr).atoms(sp.Symbol) if self.notation.get(s.name)}
+        return {
+            s: self.notation[s.name]
+            for s in sp.sympify(expr, strict=True).atoms(sp.Symbol)
+            if self.notation.get(s.name)
+        }
 
     # ------------------------------------------------------------------------------------------ claims
     def claim(

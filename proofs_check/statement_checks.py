@@ -83,7 +83,7 @@ def equal_sides(
     sampled counterexample under ``conditions`` otherwise; an error (undecided) if neither."""
     methods = set()
     for left, right in zip(lhs, rhs, strict=True):
-        proof = _prove(sp.sympify(left) - sp.sympify(right), relations)
+        proof = _prove(sp.sympify(left, strict=True) - sp.sympify(right, strict=True), relations)
         if not proof.holds:
             witness = sample_counterexample(left, right, conditions)
             if witness is not None:
@@ -165,7 +165,9 @@ def sample_counterexample(
 
     An equation ``Eq(x**n, e)`` or ``Eq(x, e)`` among the conditions defines ``x`` (the root its assumptions allow);
     the other conditions are imposed by rejection."""
-    lhs, rhs, conditions = _solve_definitions(sp.sympify(lhs), sp.sympify(rhs), list(conditions))
+    lhs, rhs, conditions = _solve_definitions(
+        sp.sympify(lhs, strict=True), sp.sympify(rhs, strict=True), list(conditions)
+    )
     symbols = sorted(lhs.free_symbols.union(rhs.free_symbols, *(c.free_symbols for c in conditions)), key=str)
     if any(isinstance(f, sp.core.function.AppliedUndef) for f in (lhs - rhs).atoms(sp.Function)):
         return None

@@ -99,7 +99,7 @@ def _power(tr: _Translation, expr: sp.Pow) -> z3.ArithRef:
 
 def _term(tr: _Translation, expr: sp.Expr) -> z3.ArithRef:
     """A real-valued SymPy expression as a z3 term."""
-    expr = sp.sympify(expr)
+    expr = sp.sympify(expr, strict=True)
     if isinstance(expr, sp.Symbol):
         return tr.symbol(expr)
     if expr.is_Number:
@@ -163,8 +163,8 @@ def _formula(tr: _Translation, expr: sp.Basic) -> z3.BoolRef:
 def to_z3(claim: sp.Basic, assumptions: Iterable[sp.Basic] = ()) -> tuple[z3.BoolRef, list[z3.BoolRef], _Translation]:
     """Translate ``claim`` and ``assumptions``: ``(goal, hypotheses, translation)``; ValueError if impossible."""
     tr = _Translation()
-    hypotheses = [_formula(tr, sp.sympify(a)) for a in assumptions]
-    goal = _formula(tr, sp.sympify(claim))
+    hypotheses = [_formula(tr, sp.sympify(a, strict=True)) for a in assumptions]
+    goal = _formula(tr, sp.sympify(claim, strict=True))
     return goal, hypotheses, tr
 
 
@@ -231,8 +231,8 @@ def inequality(
     an untranslatable claim is reported as that claim's error.
     """
     substitutions = dict(definitions or {})
-    assumed = tuple(sp.sympify(a).xreplace(substitutions) for a in assumptions)
-    statement = sp.sympify(claim).xreplace(substitutions)
+    assumed = tuple(sp.sympify(a, strict=True).xreplace(substitutions) for a in assumptions)
+    statement = sp.sympify(claim, strict=True).xreplace(substitutions)
 
     def check() -> Outcome:
         if z3 is None:

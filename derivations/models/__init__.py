@@ -82,9 +82,12 @@ def names() -> list[str]:
 
 
 def get(name: str) -> Model:
-    """The model registered under ``name``; ``ValueError`` naming the known models otherwise."""
+    """The model registered under ``name`` (a ``Model`` is returned as it is); ``ValueError`` naming the known
+    models for an unknown name, ``TypeError`` for anything but a name or a model."""
     if isinstance(name, Model):
         return name
+    if not isinstance(name, str):
+        raise TypeError(f"model must be a model name (str) or a Model, got {type(name).__name__}")
     _load_installed()
     try:
         return _REGISTRY[name]

@@ -6,6 +6,11 @@ moments :math:`a = \mathbb E\xi^2 > 0`, :math:`b = \mathbb E\xi y`. Convention: 
 realizable, :math:`\mathbb E y^2 = b^2/a`, so ``loss`` is the excess risk
 :math:`\tfrac a2(\gamma u^\top w - b/a)^2` (the gradient flow does not depend on :math:`\mathbb E y^2`).
 
+The cosines ``alignment`` and ``alignment_weighted`` are undefined at a zero vector and take the value 0 there
+(where :math:`u^\top w = 0`), and are clamped to :math:`[-1, 1]` (which only rounding could leave); numerics
+evaluates them on rescaled states (``derivations.scale_invariance``), so that they stay exact when the weights
+are far below or above the float64 range of their squares.
+
 Its closed form is derived from its own flow by ``derivations.solve`` (the clock of the coordinate
 :math:`\sqrt{\eta_w}\,u_i + \sqrt{\eta_u}\,w_i`, the spec's :math:`p_i`); ``to_two_layer_scalar`` is the verified
 coordinate map :math:`a_i = \sqrt{\eta_w}\,u_i`, :math:`b_i = \sqrt{\eta_u}\,w_i`,
@@ -43,6 +48,19 @@ def to_two_layer_scalar(model: Model) -> CoordinateMap:
     )
 
 
+COSINES = {
+    "alignment": uw / (sp.sqrt(uu) * sp.sqrt(ww)),
+    "alignment_weighted": 2 * sp.sqrt(eta_u * eta_w) * uw / (eta_w * uu + eta_u * ww),
+}
+"""The two cosines where they are defined, in the sums: the model's quantities of these names are these."""
+
+
+def _cosine(cosine: sp.Expr, defined: sp.Basic) -> sp.Expr:
+    """``cosine`` where ``defined``, else 0; clamped to [-1, 1], which it never leaves (Cauchy-Schwarz, and the
+    AM-GM inequality for the weighted one) except by rounding."""
+    return sp.Piecewise((sp.Max(-1, sp.Min(1, cosine)), defined), (0, True))
+
+
 MODEL = Model(
     name="layerwise_lr_linear",
     title="Linear network with layer-wise learning rates",
@@ -60,9 +78,15 @@ MODEL = Model(
         "ww": Quantity("sum", w**2, "|w|^2"),
         "output": Quantity("scalar", gamma * uw, "coefficient of xi in f"),
         "ntk": Quantity("scalar", gamma**2 * (eta_u * ww + eta_w * uu), "learning-rate weighted NTK / (xi xi')"),
-        "alignment": Quantity("scalar", uw / sp.sqrt(uu * ww), "cosine of u and w (the paper's zeta)"),
+        "alignment": Quantity(
+            "scalar",
+            _cosine(COSINES["alignment"], (uu > 0) & (ww > 0)),
+            "cosine of u and w (the paper's zeta); 0 where u = 0 or w = 0, where it is undefined",
+        ),
         "alignment_weighted": Quantity(
-            "scalar", 2 * sp.sqrt(eta_u * eta_w) * uw / (eta_w * uu + eta_u * ww), "tanh(theta)"
+            "scalar",
+            _cosine(COSINES["alignment_weighted"], (uu > 0) | (ww > 0)),
+            "tanh(theta); 0 at u = w = 0, where it is undefined",
         ),
         "loss": Quantity("scalar", a * (gamma * uw - b / a) ** 2 / 2, "excess risk"),
     },

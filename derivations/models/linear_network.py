@@ -12,17 +12,33 @@ moments :math:`\Sigma_{xx}` (symmetric, parameters ``Sxx_kl``, ``k <= l``), :mat
 and :math:`\Sigma_{yy}` (``Syy_mn``, ``m <= n``); the loss is :math:`\tfrac12\mathbb E\|y - f(x)\|^2`.
 The units interact only through the product :math:`P = W_1W_2` (the sums ``P_k_m``), so one unit field
 serves every width ``p``. ``linear_network(d, c)`` builds the model; the registry holds ``d = 3``, ``c = 2``.
+Its ``param_check`` (:func:`check_second_moments`) refuses moments that no random vector :math:`(x, y)` has.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from functools import cache
 
+import mpmath
 import sympy as sp
 
 from ..model import Instance, Model, Quantity
 
-__all__ = ["linear_network", "moment_matrices", "product_name", "weights"]
+__all__ = [
+    "REALIZABLE_TOLERANCE",
+    "check_second_moments",
+    "linear_network",
+    "moment_matrices",
+    "product_name",
+    "weights",
+]
+
+UNDERFLOW = 2.0**-1022
+"""The smallest normal float64: a second moment forced below it (``Sxy**2 / Sxx``) may be given as 0."""
+REALIZABLE_TOLERANCE = 1e-9
+"""``-REALIZABLE_TOLERANCE`` is the smallest admissible eigenvalue of the joint correlation matrix (rounding in
+moments computed from data or from a pseudo-inverse, e.g. the default ``Syy`` of ``moment_params``)."""
 
 
 def _pair(prefix: str, i: int, j: int, symmetric: bool) -> str:
@@ -68,6 +84,11 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
         - sum(S[_pair("Sxy", k, m, False)] * P[k][m] for k in range(d) for m in range(c))
         + sum(S[_pair("Sxx", k, j, True)] * P[k][m] * P[j][m] for k in range(d) for j in range(d) for m in range(c)) / 2
     )
+    entry_names = [[str(moment(S, i, j)) for j in range(d + c)] for i in range(d + c)]
+
+    def realizable(params: Mapping[str, object]) -> None:
+        check_second_moments([[params[n] for n in row] for row in entry_names], entry_names, d)
+
     products = {
         product_name(k, m): Quantity("sum", unit[rows1[k]] * unit[rows2[m]], f"(W1 W2)_{k + 1}{m + 1}")
         for k in range(d)
@@ -89,7 +110,55 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
             "paper orientation f(x) = W2^T W1^T x, W1 in R^{d x p}, W2 in R^{p x c}",
             "unit j = hidden neuron j: column j of W1 and row j of W2",
         ),
+        param_check=realizable,
     )
+
+
+def check_second_moments(matrix: Sequence[Sequence[object]], names: Sequence[Sequence[str]], d: int) -> None:
+    r"""``ValueError``, naming the offending block or entries, unless ``matrix`` (the joint second moments
+    :math:`\mathbb E[zz^\top]` of :math:`z = (x, y)`, :math:`x` its first ``d`` components, entry names in
+    ``names``) is positive semidefinite, i.e. the moments of some random vector.
+
+    Checked scale-free: the diagonal is >= 0, a zero diagonal entry has a zero row (up to entries whose forced
+    second moment :math:`M_{ij}^2/M_{jj}` underflows float64, :data:`UNDERFLOW`), and the correlation matrix
+    :math:`D^{-1/2}MD^{-1/2}` of the other rows has no eigenvalue below ``-REALIZABLE_TOLERANCE``, first for the
+    :math:`x` block (``Sxx``), then for the :math:`y` block (``Syy``), then jointly (``Sxy``).
+    """
+    with mpmath.workdps(20):
+        m = [[mpmath.mpf(v) for v in row] for row in matrix]
+        size = len(m)
+        for i in range(size):
+            block = "Sxx" if i < d else "Syy"
+            if m[i][i] < 0:
+                raise ValueError(
+                    f"{block} must have a diagonal >= 0 (second moments): {names[i][i]} = {float(m[i][i])!r}"
+                )
+            # a zero diagonal is the float64 rounding of the moment a row forces when that moment underflows
+            forced = [j for j in range(size) if m[i][j] ** 2 > m[j][j] * UNDERFLOW]
+            if m[i][i] == 0 and forced:
+                j = forced[0]
+                raise ValueError(
+                    f"{block} has {names[i][i]} = 0 but {names[i][j]} = {float(m[i][j])!r} != 0: a variable with "
+                    "second moment 0 is 0 almost surely, so its moments with every other variable (Sxy, Sxx, Syy) are 0"
+                )
+        blocks = (
+            ("Sxx must be positive semidefinite (the second moments of a random x)", range(d)),
+            ("Syy must be positive semidefinite (the second moments of a random y)", range(d, size)),
+            (
+                "Sxy must be realizable with Sxx and Syy: the joint second moments [[Sxx, Sxy], [Sxy^T, Syy]] of "
+                "(x, y) must be positive semidefinite (Syy >= Sxy^T Sxx^+ Sxy)",
+                range(size),
+            ),
+        )
+        for label, rows in blocks:
+            kept = [i for i in rows if m[i][i] > 0]
+            if not kept:
+                continue
+            root = {i: mpmath.sqrt(m[i][i]) for i in kept}
+            correlation = mpmath.matrix([[m[i][j] / root[i] / root[j] for j in kept] for i in kept])
+            smallest = min(mpmath.eigsy(correlation)[0])
+            if smallest < -REALIZABLE_TOLERANCE:
+                raise ValueError(f"{label}; the correlation matrix has eigenvalue {float(smallest):.3g} < 0")
 
 
 def weights(instance: Instance, orientation: str = "paper") -> tuple[sp.Matrix, sp.Matrix]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations import models
+from derivations.models.layerwise_lr_linear import COSINES
 from derivations.models.layerwise_lr_matrix import layerwise_lr_matrix
 from proofs_check.checkers import all_of, closed_form_error, deferred, derivation_steps, identities
 from proofs_check.paper import Measurement, Paper
@@ -308,7 +309,8 @@ def _sums(quantity: str) -> sp.Expr:
         uu: (_sum_pp + _sum_qq + 2 * S_pq) / (4 * eta_w),
         ww: (_sum_pp + _sum_qq - 2 * S_pq) / (4 * eta_u),
     }
-    return LW.quantities[quantity].expr.xreplace(coordinates)
+    # the model's cosine where it is defined (its quantity is 0 at a zero vector and clamped against rounding)
+    return COSINES[quantity].xreplace(coordinates)
 
 
 zeta_w = PAPER.symbol("zeta_eta", r"\zeta_\eta", lambda: _sums("alignment_weighted"), real=True)
@@ -401,7 +403,8 @@ def _abc_residuals() -> list[sp.Expr]:
         LW.unit_field[u].xreplace(abc) - C * LW.unit_field[u],
         LW.unit_field[w].xreplace(abc) - C * LW.unit_field[w],
         *[
-            sp.sympify(c).xreplace(cf.sums).xreplace(abc_init) - sp.sympify(c).xreplace(cf.sums)
+            sp.sympify(c, strict=True).xreplace(cf.sums).xreplace(abc_init)
+            - sp.sympify(c, strict=True).xreplace(cf.sums)
             for c in (clock.c2, clock.c1, clock.c0)
         ],
         *[e.xreplace(abc_init) - C * e for e in cf.in_initial_values().values()],

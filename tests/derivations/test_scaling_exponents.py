@@ -179,7 +179,7 @@ def test_e_B_value_validation():
         scaling.e_B_value(**{k: v for k, v in full.items() if k != "c_eta_w"})
     with pytest.raises(ValueError, match="c_gamma"):
         scaling.e_B_value(**{**full, "c_gamma": float("nan")})
-    with pytest.raises(ValueError, match="c_u"):
+    with pytest.raises(TypeError, match="c_u"):  # a string is refused, never parsed
         scaling.e_B_value(**{**full, "c_u": "big"})
     with pytest.raises(ValueError, match="c_x"):
         scaling.e_B(c_x=1)
