@@ -1,7 +1,8 @@
 r"""The unaligned λ-balanced solution of Dominé et al. 2025 (Fukumizu 1998's :math:`QQ^\top`; spec
 models-nam2025.md §4 and §8, ``Nico31415/LinearNetworkDynamics/qqt_lambda_balanced.py``).
 
-Orientation: the paper's (Nam et al. eq 4), :math:`W_1 \in \mathbb R^{d\times p}`, :math:`W_2 \in \mathbb R^{p\times c}`,
+Orientation: the paper's (Nam et al. eq 4), :math:`W_1 \in \mathbb R^{d\times p}`,
+:math:`W_2 \in \mathbb R^{p\times c}`,
 :math:`f(x) = W_2^\top W_1^\top x`, whitened input :math:`\Sigma_{xx} = I`, λ-balance
 :math:`W_2W_2^\top - W_1^\top W_1 = \lambda I_p` (eq 14). The stacked weights are
 :math:`Q = [W_1; W_2^\top] \in \mathbb R^{(d+c)\times p}` (the authors' :math:`[W_1^\top; W_2]` in their orientation
@@ -93,7 +94,8 @@ def _generator() -> sp.Matrix:
 
 
 def _stacked_flow() -> tuple[sp.Matrix, sp.Matrix]:
-    r"""(:math:`\dot Q` from the derived matrix flow at :math:`\Sigma_{xx} = I`, blockwise; :math:`FQ - \tfrac12QQ^\top Q`
+    r"""(:math:`\dot Q` from the derived matrix flow at :math:`\Sigma_{xx} = I`, blockwise;
+    :math:`FQ - \tfrac12QQ^\top Q`
     as block products)."""
     sym = SYMBOLS
     flow = matrix_gradient_flow()
@@ -165,7 +167,9 @@ def unaligned_solution() -> Derivation:
         "E = exp(F t), M = I + Q0^T (int_0^t exp(2 F s) ds) Q0: E' = F E = E F, (M^-1)' = -M^-1 Q0^T E^2 Q0 M^-1",
         key="QQT",
         verifier=lambda: _free_algebra_zero(
-            [time_derivative(solution, rates) - rhs.xreplace({sym.P: solution})], {sym.E * sym.F: sym.F * sym.E}, "E F = F E"
+            [time_derivative(solution, rates) - rhs.xreplace({sym.P: solution})],
+            {sym.E * sym.F: sym.F * sym.E},
+            "E F = F E",
         ),
     )
     F = _generator()
@@ -192,7 +196,10 @@ def unaligned_solution() -> Derivation:
         "on ker Sigma_yx in R^d (n_x) and ker Sigma_xy in R^c (n_y), the |d - c| further eigenvalues",
         key="spectrum",
         verifier=lambda: _free_algebra_zero(
-            [*(kernel_x - sp.Matrix([-sym.lam * sym.nu_x / 2, 0])), *(kernel_y - sp.Matrix([0, sym.lam * sym.nu_y / 2]))],
+            [
+                *(kernel_x - sp.Matrix([-sym.lam * sym.nu_x / 2, 0])),
+                *(kernel_y - sp.Matrix([0, sym.lam * sym.nu_y / 2])),
+            ],
             {sym.Syx * sym.nu_x: 0, sym.Sxy * sym.nu_y: 0},
             "kernel vectors",
         ),
@@ -211,7 +218,11 @@ def _characteristic(block: sp.Matrix, values: list[sp.Expr]) -> Proof:
     sym = SYMBOLS
     residuals = [sp.expand((block - v * sp.eye(2)).det()) for v in values]
     distinct = sp.simplify(values[0] - values[1]) != 0
-    if all(r == 0 for r in residuals) and distinct and sp.expand(values[0] * values[1] + sym.s**2 + sym.lam**2 / 4) == 0:
+    if (
+        all(r == 0 for r in residuals)
+        and distinct
+        and sp.expand(values[0] * values[1] + sym.s**2 + sym.lam**2 / 4) == 0
+    ):
         return Proof(True, "characteristic polynomial (two distinct roots, product -(s^2 + lambda^2/4))", True)
     return Proof(False, "characteristic polynomial", True, residual=str(residuals))
 

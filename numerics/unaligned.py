@@ -9,9 +9,12 @@ W_1^\top x`; ``orientation="code"`` takes the transposes), whitened input, :math
 .. math:: P(t) = O\,e^{\mu t}q\,M^{-1}q^\top e^{\mu t}O^\top,\qquad
           M = I_p + q^\top\mathrm{diag}\big(\tfrac{e^{2\mu t} - 1}{2\mu}\big)q
 
-(derivation step 5). ``dps=None`` evaluates in float64 (``numpy.linalg.eigh``; a budget refuses
-:math:`\max|\mu| t > 300`, where :math:`e^{2\mu t}` would overflow), ``dps=N`` in mpmath at N digits
-(``mpmath.eigsy``, ``mpmath.inverse``), with ``mpmath.mpf`` inputs keeping their digits.
+(derivation step 5), evaluated in mpmath (``mpmath.eigsy``, ``mpmath.inverse``): M carries the factors
+:math:`e^{2\mu t}` that :math:`M^{-1}` cancels against :math:`e^{\mu t}q`, so about :math:`2\max|\mu|t/\ln 10` digits
+are lost, and the working precision is raised by that many (``working_digits``; budget ``MAX_DIGITS``). Float64
+arithmetic would lose them (1e-5 at :math:`\max|\mu| t \approx 12`; a singular M by :math:`\approx 40`).
+``dps=N`` returns ``mpmath.mpf`` arrays correct to about N digits (``mpf`` inputs keep their digits); ``dps=None``
+returns float64 (16 digits kept).
 """
 
 from __future__ import annotations
@@ -25,17 +28,18 @@ from .aligned import orthonormal_frame
 from .linear_network import _oriented
 from .validation import finite_array
 
-__all__ = ["FLOAT_EXPONENT_BUDGET", "balance", "qqt", "qqt_blocks", "unaligned_start"]
+__all__ = ["MAX_DIGITS", "balance", "qqt", "qqt_blocks", "unaligned_start", "working_digits"]
 
-FLOAT_EXPONENT_BUDGET = 300.0
-"""Largest max|mu| t evaluated in float64 (exp(2 mu t) stays below 1e300); beyond it, pass dps."""
+MAX_DIGITS = 2000
+"""Budget on the working precision: dps + 10 + 2 max|mu| t / ln 10 digits (the terms exp(2 mu t) that M carries
+cancel in M^{-1}: that many digits are lost)."""
 
 
 def balance(W1: np.ndarray, W2: np.ndarray, dps: int | None = None) -> object:
     r""":math:`\lambda` of :math:`W_2W_2^\top - W_1^\top W_1 = \lambda I_p` (paper orientation); ``ValueError`` if the
     weights are not λ-balanced to 1e-10 (float64) or :math:`10^{5 - \text{dps}}` (mpmath), relative to
     :math:`\max(1, \|W_1\|^2, \|W_2\|^2)`."""
-    with mpmath.workdps(dps or 15):
+    with mpmath.workdps(dps or 16):
         C = W2 @ W2.T - W1.T @ W1
         p = C.shape[0]
         lam = sum(C[i, i] for i in range(p)) / p
@@ -50,9 +54,7 @@ def balance(W1: np.ndarray, W2: np.ndarray, dps: int | None = None) -> object:
     return lam
 
 
-def _eigh(F: np.ndarray, dps: int | None) -> tuple[np.ndarray, np.ndarray]:
-    if dps is None:
-        return np.linalg.eigh(F)
+def _eigh(F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     values, vectors = mpmath.eigsy(mpmath.matrix(F.tolist()))
     n = F.shape[0]
     return (
@@ -61,22 +63,21 @@ def _eigh(F: np.ndarray, dps: int | None) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-def _growth(mu: np.ndarray, t: object, dps: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """(exp(mu t), k(mu) = (exp(2 mu t) - 1)/(2 mu), t at mu = 0) entrywise."""
-    if dps is None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            k = np.where(mu == 0, t, np.expm1(2 * mu * t) / np.where(mu == 0, 1, 2 * mu))
-        return np.exp(mu * t), k
-    growth = np.array([mpmath.exp(m * t) for m in mu], dtype=object)
-    k = np.array([t if m == 0 else mpmath.expm1(2 * m * t) / (2 * m) for m in mu], dtype=object)
-    return growth, k
+def _inverse(M: np.ndarray) -> np.ndarray:
+    return np.array(mpmath.inverse(mpmath.matrix(M.tolist())).tolist(), dtype=object)
 
 
-def _solve(M: np.ndarray, B: np.ndarray, dps: int | None) -> np.ndarray:
-    if dps is None:
-        return np.linalg.solve(M, B)
-    inverse = mpmath.inverse(mpmath.matrix(M.tolist()))
-    return np.array(inverse.tolist(), dtype=object) @ B
+def working_digits(F: np.ndarray, t_max: float, dps: int) -> int:
+    """Digits that keep ``dps`` digits of P up to ``t_max``: dps + 10 + 2 ||F||_2 t_max / ln 10; ValueError beyond
+    ``MAX_DIGITS``."""
+    spectral = float(np.linalg.norm(np.vectorize(float)(F), 2)) * 1.01
+    digits = dps + 10 + int(np.ceil(2 * spectral * float(t_max) / np.log(10)))
+    if digits > MAX_DIGITS:
+        raise ValueError(
+            f"times up to {float(t_max):.3g} need {digits} digits (> MAX_DIGITS = {MAX_DIGITS}, the budget): "
+            "shorter times, or raise numerics.unaligned.MAX_DIGITS"
+        )
+    return digits
 
 
 def qqt(
@@ -93,35 +94,33 @@ def qqt(
     exact = dps is not None
     if exact and not (isinstance(dps, int) and dps >= 15):
         raise ValueError(f"dps must be an integer >= 15 or None (float64), got {dps!r}")
-    W1 = finite_array("W1", W1, ndim=2, exact=exact)
-    W2 = finite_array("W2", W2, ndim=2, exact=exact)
+    W1 = finite_array("W1", W1, ndim=2, exact=True)
+    W2 = finite_array("W2", W2, ndim=2, exact=True)
     W1, W2 = _oriented(W1, W2, orientation)
-    Sxy = finite_array("Sxy", Sxy, ndim=2, exact=exact)
+    Sxy = finite_array("Sxy", Sxy, ndim=2, exact=True)
     Sxy = Sxy.T if orientation == "code" else Sxy
     (d, p), c = W1.shape, W2.shape[1]
     if Sxy.shape != (d, c):
         raise ValueError(f"Sxy must have shape (d, c) = {(d, c)} in the {orientation} orientation, got {Sxy.shape}")
-    t = finite_array("times", times, ndim=1, exact=exact)
+    t = finite_array("times", times, ndim=1, exact=True)
     if np.any(t < 0):
         raise ValueError("times must be >= 0")
-    with mpmath.workdps(dps or 15):
-        lam = balance(W1, W2, dps)
-        one = mpmath.mpf(1) if exact else 1.0
-        F = np.block([[-lam / 2 * np.eye(d, dtype=int) * one, Sxy], [Sxy.T, lam / 2 * np.eye(c, dtype=int) * one]])
-        mu, O = _eigh(F, dps)
-        if not exact and t.size and float(np.max(np.abs(mu))) * float(t.max()) > FLOAT_EXPONENT_BUDGET:
-            raise ValueError(
-                f"max|mu| t = {float(np.max(np.abs(mu))) * float(t.max()):.3g} exceeds the float64 budget "
-                f"{FLOAT_EXPONENT_BUDGET:g} (exp(2 mu t) overflows): pass dps=N for mpmath, or shorter times"
-            )
-        q = O.T @ np.vstack([W1, W2.T])
+    lam = balance(W1, W2, dps)
+    F = np.block([[-lam / 2 * np.eye(d, dtype=int), Sxy], [Sxy.T, lam / 2 * np.eye(c, dtype=int)]])
+    with mpmath.workdps(working_digits(F, max(t, default=0), dps or 16)):
+        F = np.array([[mpmath.mpf(v) for v in row] for row in F], dtype=object)
+        mu, basis = _eigh(F)
+        q = basis.T @ np.vstack([W1, W2.T])
         out = []
         for time in t:
-            growth, k = _growth(mu, time, dps)
-            M = np.eye(p, dtype=int) * one + q.T @ (k[:, None] * q)
+            time = mpmath.mpf(time)
+            growth = np.array([mpmath.exp(m * time) for m in mu], dtype=object)
+            k = np.array([time if m == 0 else mpmath.expm1(2 * m * time) / (2 * m) for m in mu], dtype=object)
+            M = np.eye(p, dtype=int) + q.T @ (k[:, None] * q)
             grown = growth[:, None] * q
-            out.append(O @ grown @ _solve(M, grown.T, dps) @ O.T)
-        return np.array(out)
+            out.append(basis @ grown @ _inverse(M) @ grown.T @ basis.T)
+        result = np.array(out)
+    return result if exact else np.vectorize(float)(result).reshape(result.shape)
 
 
 def qqt_blocks(P: np.ndarray, d: int) -> dict[str, np.ndarray]:

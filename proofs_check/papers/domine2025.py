@@ -289,7 +289,9 @@ def _unaligned_full_flow() -> Outcome:
                 error /= max(abs(y) for y in flow.ravel())
                 worst = max(worst, error)
         details.append(f"d={d}, p={p}, c={c}, lambda={lam}")
-    detail = f"max relative error {mpmath.nstr(worst, 3)} at t = {times} over {'; '.join(details)} ({method}, {dps} digits)"
+    detail = (
+        f"max relative error {mpmath.nstr(worst, 3)} at t = {times} over {'; '.join(details)} ({method}, {dps} digits)"
+    )
     method_text = f"QQ^T in F's eigenbasis (mpmath.eigsy, {dps} digits) vs the integrated flow of linear_network"
     if worst > mpmath.mpf(10) ** -26:
         return Outcome.refuted(method_text, {"max relative error": mpmath.nstr(worst, 5)}, detail)
@@ -304,7 +306,6 @@ def _has_heyoka() -> bool:
 
 def _unaligned_aligned_limit() -> Outcome:
     import mpmath
-    import numpy as np
 
     from numerics import trajectory
     from numerics.aligned import aligned_case

@@ -105,7 +105,9 @@ def test_unaligned_claims_and_their_wrong_variants(registry, monkeypatch) -> Non
 
     paper = registry.paper("domine2025")
     ids = {c.id for c in paper.claims() if c.id.startswith("domine2025.unaligned.")}
-    assert ids == {f"domine2025.unaligned.{n}" for n in ("flow", "riccati", "solution", "spectrum", "full_flow", "aligned_limit")}
+    assert ids == {
+        f"domine2025.unaligned.{n}" for n in ("flow", "riccati", "solution", "spectrum", "full_flow", "aligned_limit")
+    }
     correct = unaligned.balance
     monkeypatch.setattr(unaligned, "balance", lambda W1, W2, dps=None: correct(W1, W2, dps) * 1.01)
     outcome = run_check(paper["unaligned.aligned_limit"])
