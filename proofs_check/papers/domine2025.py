@@ -2,6 +2,10 @@
 Theorem 2, App. F.1; spec ``shared/spec/models-nam2025.md`` §4). Model: ``lambda_balanced``; derivation:
 ``derivations.lambda_balanced``. The display of Theorem 2 is lost: γ(t; λ) = (ρ(t) − ρ0)/(ρ̃ − ρ0) is the
 spec's reading, marked [uncertain form] in every claim that uses it.
+
+The unaligned solution (claims ``unaligned.*``; the authors' ``Nico31415/LinearNetworkDynamics/qqt_lambda_balanced.py``)
+is stated in the paper orientation with Q = [W1; W2^T] (the authors' [W1^T; W2] in their orientation f = W2 W1 x):
+derivation ``derivations.unaligned``, numerics ``numerics.unaligned``.
 """
 
 from __future__ import annotations
@@ -263,7 +267,25 @@ UNALIGNED_CASES = ((3, 2, 2, 1.3, 11), (2, 2, 3, -0.8, 12), (3, 3, 3, 0.6, 13), 
 """(d, p, c, lambda, seed) of the random unaligned λ-balanced starts of the 30-digit comparison."""
 
 
+def _thirty_digit_verdict(pairs: list, method: str, detail: str) -> Outcome:
+    """Numerically supported iff every (value, reference) pair of mpf arrays agrees to 1e-26 relative (30 digits)."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        worst = max(
+            max(abs(x - y) for x, y in zip(value.ravel(), reference.ravel(), strict=True))
+            / max(abs(y) for y in reference.ravel())
+            for value, reference in pairs
+        )
+    detail = f"max relative error {mpmath.nstr(worst, 3)}; {detail}"
+    if worst > mpmath.mpf(10) ** -26:
+        return Outcome.refuted(method, {"max relative error": mpmath.nstr(worst, 5)}, detail)
+    return Outcome.numeric(method, detail)
+
+
 def _unaligned_full_flow() -> Outcome:
+    import importlib.util
+
     import mpmath
     import numpy as np
 
@@ -272,36 +294,25 @@ def _unaligned_full_flow() -> Outcome:
     from numerics.linear_network import init_to_weights, moment_params, weights_to_init
     from numerics.unaligned import qqt, unaligned_start
 
-    times, dps, worst, details = [0.0, 0.7, 3.0], 30, mpmath.mpf(0), []
+    times, dps, pairs = [0.0, 0.7, 3.0], 30, []
+    method = "taylor" if importlib.util.find_spec("heyoka") is not None else "mpmath"
     for d, p, c, lam, seed in UNALIGNED_CASES:
         W1, W2, Sxy = unaligned_start(d, p, c, lam, seed=seed)
         with mpmath.workdps(dps + 10):
             params = moment_params(np.eye(d, dtype=int) * mpmath.mpf(1), Sxy)
-        method = "taylor" if _has_heyoka() else "mpmath"
         run = trajectory(linear_network(d, c), times, params, weights_to_init(W1, W2), method=method, dps=dps)
         closed = qqt(W1, W2, Sxy, times, dps=dps)
         with mpmath.workdps(dps):
             for k in range(len(times)):
                 A, B = init_to_weights({n: v[k] for n, v in run.items() if n.startswith("W")})
                 Q = np.vstack([A, B.T])
-                flow = Q @ Q.T
-                error = max(abs(x - y) for x, y in zip(closed[k].ravel(), flow.ravel(), strict=True))
-                error /= max(abs(y) for y in flow.ravel())
-                worst = max(worst, error)
-        details.append(f"d={d}, p={p}, c={c}, lambda={lam}")
-    detail = (
-        f"max relative error {mpmath.nstr(worst, 3)} at t = {times} over {'; '.join(details)} ({method}, {dps} digits)"
+                pairs.append((closed[k], Q @ Q.T))
+    cases = "; ".join(f"d={d}, p={p}, c={c}, lambda={lam}" for d, p, c, lam, _ in UNALIGNED_CASES)
+    return _thirty_digit_verdict(
+        pairs,
+        f"QQ^T in F's eigenbasis (mpmath.eigsy, {dps} digits) vs the integrated flow of linear_network",
+        f"t = {times} over {cases} ({method}, {dps} digits)",
     )
-    method_text = f"QQ^T in F's eigenbasis (mpmath.eigsy, {dps} digits) vs the integrated flow of linear_network"
-    if worst > mpmath.mpf(10) ** -26:
-        return Outcome.refuted(method_text, {"max relative error": mpmath.nstr(worst, 5)}, detail)
-    return Outcome.numeric(method_text, detail)
-
-
-def _has_heyoka() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("heyoka") is not None
 
 
 def _unaligned_aligned_limit() -> Outcome:
@@ -311,7 +322,7 @@ def _unaligned_aligned_limit() -> Outcome:
     from numerics.aligned import aligned_case
     from numerics.unaligned import qqt, qqt_blocks
 
-    times, dps, worst = [0.5, 2.0], 30, mpmath.mpf(0)
+    times, dps, pairs = [0.5, 2.0], 30, []
     for lam, seed in ((0.9, 31), (-1.2, 32)):
         case = aligned_case(lam=lam, seed=seed)
         with mpmath.workdps(case.dps):
@@ -319,15 +330,14 @@ def _unaligned_aligned_limit() -> Outcome:
         maps = qqt_blocks(qqt(*case.weights(), Sxy, times, dps=dps), case.U.shape[0])["map"]
         modes = trajectory("lambda_balanced", times, {"S": case.rho}, {"a": case.a, "b": case.b}, dps=dps)
         with mpmath.workdps(dps):
-            for k in range(len(times)):
-                expected = case.V @ ((modes["a"][k] * modes["b"][k])[:, None] * case.U.T)
-                error = max(abs(x - y) for x, y in zip(maps[k].ravel(), expected.ravel(), strict=True))
-                worst = max(worst, error / max(abs(y) for y in expected.ravel()))
-    detail = f"max relative error {mpmath.nstr(worst, 3)} (lambda = 0.9, -1.2; t = {times}; {dps} digits)"
-    method = "QQ^T solution vs the lambda_balanced closed form (Theorem 2's modes), both at 30 digits"
-    if worst > mpmath.mpf(10) ** -26:
-        return Outcome.refuted(method, {"max relative error": mpmath.nstr(worst, 5)}, detail)
-    return Outcome.numeric(method, detail)
+            pairs += [
+                (maps[k], case.V @ ((modes["a"][k] * modes["b"][k])[:, None] * case.U.T)) for k in range(len(times))
+            ]
+    return _thirty_digit_verdict(
+        pairs,
+        "QQ^T solution vs the lambda_balanced closed form (Theorem 2's modes), both at 30 digits",
+        f"lambda = 0.9, -1.2; t = {times}; {dps} digits",
+    )
 
 
 PAPER.claim(

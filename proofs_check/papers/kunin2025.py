@@ -5,6 +5,15 @@ come from ``numerics.agf``; the ground truth is gradient flow from initializatio
 1e-4, 1e-8, 1e-16 (1e-32 for the diagonal network), measured as in spec §5. The checks live in
 ``kunin2025_checks`` (imported when a check runs: it needs the numerics). Exact results are proved (SymPy);
 everything measured is at most numerically supported; the paper's conjecture is labelled as such.
+
+Forms the spec marks [U] and the reading chosen here (stated in each claim): eq. 2 is read as the utility
+U = E<f_i, r> with the dormant flow theta' = eta grad U, its norm/direction split and thresholds at norm 1 (κ > 2:
+c = (||theta_0||^{2-κ} - 1)/(κ - 2); the blow-up value ||theta_0||^{2-κ}/(κ - 2) is derived too); eq. 9 as
+tau_k - tau_{k-1} >= alpha/(3 U*_k max_D ||theta_i||) in rescaled time (the eq. 7 logic with Theorem 5.1's U*_k);
+Theorem 5.2 as: for neurons aligned to one frequency k, L = L_{not k} + p sum_h |C_h|^2 over nine harmonics, so L >=
+L_{not k} with equality iff the eight unwanted harmonics cancel and the wanted one matches. The κ = 3 and
+simultaneous-activation problems are ours (``numerics.alternating.quadratic_problems``): the spec gives none with
+finite data.
 """
 
 from __future__ import annotations
@@ -204,53 +213,39 @@ dir_law = PAPER.symbol(
 )
 
 
-def _thresholds(side: int) -> Callable[[], sp.Matrix]:
-    def build() -> sp.Matrix:
-        from derivations.agf_utility import threshold_integrals
-
-        return threshold_integrals()[side]
-
-    return build
+def _derived(module: str, name: str, index: int) -> Callable[[], sp.Basic]:
+    """Item ``index`` of ``derivations.<module>.<name>()``, computed when the claim is checked."""
+    return lambda: getattr(importlib.import_module(f"derivations.{module}"), name)()[index]
 
 
 threshold_integral = PAPER.symbol(
-    "eta_S_at_threshold", r"\textstyle\int_{\lVert\theta_0\rVert}^{\nu_*}\nu^{1-\kappa}\,d\nu", _thresholds(0)
+    "eta_S_at_threshold",
+    r"\textstyle\int_{\lVert\theta_0\rVert}^{\nu_*}\nu^{1-\kappa}\,d\nu",
+    _derived("agf_utility", "threshold_integrals", 0),
 )
-threshold = PAPER.symbol("c_threshold", "c", _thresholds(1))
+threshold = PAPER.symbol("c_threshold", "c", _derived("agf_utility", "threshold_integrals", 1))
 
-PAPER.claim(
-    "utility.gradient",
-    sp.Eq(neg_grad_L, grad_U),
-    where=EQ2,
-    eq="2",
-    assume=(*EQ2_SIZES, "r = y − f the residual of the whole network, held fixed in ∇U"),
-)
-PAPER.claim(
-    "utility.dormant_flow",
-    sp.Eq(gap_scaled, gap_power),
-    where=EQ2,
-    eq="2",
-    assume=(
-        *EQ2_SIZES,
-        "Δ(θᵢ) = −∇_{θᵢ}L − ∇U(θᵢ; r_A), r_A = y − f_A the residual of the other (active) neuron: "
-        "the dormant flow θ̇ᵢ = η∇U(θᵢ; r_A) up to terms of degree 2κ − 1 in θᵢ",
+for _name, _lhs, _rhs, _assumed in (
+    ("gradient", neg_grad_L, grad_U, ("r = y − f the residual of the whole network, held fixed in ∇U",)),
+    (
+        "dormant_flow",
+        gap_scaled,
+        gap_power,
+        (
+            "Δ(θᵢ) = −∇_{θᵢ}L − ∇U(θᵢ; r_A), r_A = y − f_A the residual of the other (active) neuron: "
+            "the dormant flow θ̇ᵢ = η∇U(θᵢ; r_A) up to terms of degree 2κ − 1 in θᵢ",
+        ),
     ),
-)
-PAPER.claim("utility.euler", sp.Eq(euler_lhs, kappa_U), where=EQ2, eq="2", assume=EQ2_SIZES)
-PAPER.claim(
-    "utility.norm",
-    sp.Eq(norm_dot, norm_law),
-    where=EQ2,
-    eq="2",
-    assume=(*EQ2_SIZES, "θ̇ = η∇U(θ; r) (dormant flow), θ̄ = θ/‖θ‖"),
-)
-PAPER.claim(
-    "utility.direction",
-    sp.Eq(dir_dot, dir_law),
-    where=EQ2,
-    eq="2",
-    assume=(*EQ2_SIZES, "θ̇ = η∇U(θ; r), P⊥ the projection orthogonal to θ̄: projected gradient ascent on the sphere"),
-)
+    ("euler", euler_lhs, kappa_U, ()),
+    ("norm", norm_dot, norm_law, ("θ̇ = η∇U(θ; r) (dormant flow), θ̄ = θ/‖θ‖",)),
+    (
+        "direction",
+        dir_dot,
+        dir_law,
+        ("θ̇ = η∇U(θ; r), P⊥ the projection orthogonal to θ̄: projected gradient ascent on the sphere",),
+    ),
+):
+    PAPER.claim(f"utility.{_name}", sp.Eq(_lhs, _rhs), where=EQ2, eq="2", assume=(*EQ2_SIZES, *_assumed))
 PAPER.claim(
     "utility.thresholds",
     sp.Eq(threshold_integral, threshold),
@@ -264,28 +259,21 @@ PAPER.claim(
 
 
 # ---------------------------------------------------------------- Theorem 3.1: the parts that are proved
-def _dln(name: str, side: int) -> Callable[[], sp.Matrix]:
-    def build() -> sp.Matrix:
-        from derivations import dln_limit
-
-        return getattr(dln_limit, name)()[side]
-
-    return build
-
-
-mirror_lhs = PAPER.symbol("mirror_lhs", r"(\dot u_i, \dot v_i, u_iv_i, \lVert\theta_i\rVert^2)", _dln("mirror_flow", 0))
+mirror_lhs = PAPER.symbol(
+    "mirror_lhs", r"(\dot u_i, \dot v_i, u_iv_i, \lVert\theta_i\rVert^2)", _derived("dln_limit", "mirror_flow", 0)
+)
 mirror_rhs = PAPER.symbol(
     "mirror_rhs",
     r"(-\partial_{u_i}\mathcal L, -\partial_{v_i}\mathcal L, \alpha^2\sinh 2x_i, 2\alpha^2\cosh 2x_i)",
-    _dln("mirror_flow", 1),
+    _derived("dln_limit", "mirror_flow", 1),
 )
 dormant_limit = PAPER.symbol(
     "dormant_limits",
     r"\lim_{\alpha\to0}\bigl(\tfrac{\log\lVert\theta_i\rVert}{\log(1/\alpha)}, \tfrac{\eta\mathcal S_i}{c_i}, "
     r"\tfrac{\log\lvert\beta_i\rvert}{\log(1/\alpha)}\bigr)",
-    _dln("dormant_limits", 0),
+    _derived("dln_limit", "dormant_limits", 0),
 )
-dormant_value = PAPER.symbol("dormant_values", r"(s_i - 1, s_i, 2s_i - 2)", _dln("dormant_limits", 1))
+dormant_value = PAPER.symbol("dormant_values", r"(s_i - 1, s_i, 2s_i - 2)", _derived("dln_limit", "dormant_limits", 1))
 PAPER.claim(
     "dln.theorem3_1.mirror_flow",
     sp.Eq(mirror_lhs, mirror_rhs),
@@ -304,15 +292,6 @@ PAPER.claim(
 
 
 # ---------------------------------------------------------------- Theorem 5.2 (modular addition)
-def _harmonic(name: str, index: int) -> Callable[[], sp.Expr]:
-    def build() -> sp.Expr:
-        from derivations import modular_harmonics as mh
-
-        return getattr(mh, name)()[index]
-
-    return build
-
-
 def _single_fraction(equal: bool) -> Callable[[], sp.Expr]:
     def build() -> sp.Expr:
         from derivations.modular_harmonics import single_neuron_fraction, u2, v2
@@ -330,9 +309,11 @@ def _cyclic_energy() -> sp.Expr:
 
 
 THM52 = spec("Theorem 5.2 (statement [U]), spec §4d")
-loss_mod = PAPER.symbol("L_mod", r"\mathcal L", _harmonic("loss_identity", 0))
-loss_rest = PAPER.symbol("L_rest", r"\mathcal L_{\neg k}", _harmonic("loss_identity", 1))
-harmonic_energy = PAPER.symbol("harmonic_energy", r"p\sum_h\lvert C_h\rvert^2", _harmonic("loss_identity", 2))
+loss_mod = PAPER.symbol("L_mod", r"\mathcal L", _derived("modular_harmonics", "loss_identity", 0))
+loss_rest = PAPER.symbol("L_rest", r"\mathcal L_{\neg k}", _derived("modular_harmonics", "loss_identity", 1))
+harmonic_energy = PAPER.symbol(
+    "harmonic_energy", r"p\sum_h\lvert C_h\rvert^2", _derived("modular_harmonics", "loss_identity", 2)
+)
 captured = PAPER.symbol("captured_fraction", r"\phi_1(\lvert U\rvert^2, \lvert V\rvert^2)", _single_fraction(False))
 captured_equal = PAPER.symbol(
     "captured_fraction_equal", r"\phi_1(\lvert U\rvert^2, \lvert U\rvert^2)", _single_fraction(True)

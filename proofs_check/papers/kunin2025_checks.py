@@ -8,7 +8,9 @@ activation order; for every jump the error |tau_GF - tau_AGF| log(1/alpha) is th
 10 % + 0.1) and the relative error falls as alpha -> 0; plateau losses match the predicted levels.
 Exact results are ``Outcome.proved`` (SymPy); everything measured is at most ``Outcome.numeric``; the paper's
 conjecture is labelled as such. Conventions: loss (1/2n)||y - f||², rescaled time eta t / log(1/alpha) (kappa = 2)
-and eta t alpha (kappa = 3), thresholds at norm 1 (``numerics.alternating.algorithm``).
+and eta t alpha (kappa = 3), thresholds at norm 1 (``numerics.alternating.algorithm``). At kappa = 3 the ground truth
+is gradient flow of the network itself (``network_flow``) and the criterion is |tau_GF - tau_AGF| <= 2 alpha with a
+relative error falling in alpha (the error is O(alpha), not O(1/log(1/alpha))).
 """
 
 from __future__ import annotations
