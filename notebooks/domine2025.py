@@ -69,9 +69,8 @@ axes[1].legend()
 plt.show()
 
 # %% [markdown]
-# The representations $W_1W_1^\top$ (top left block of $P$) approach a fixed point whose size depends on λ: a heavier
-# first layer ($\lambda < 0$) keeps more of its initial, task-unrelated structure (lazier), a heavier second layer
-# less. Below, the eigenvalues of $W_1W_1^\top(t)$ for the three starts (log scale, as they span decades).
+# The first-layer representation $W_1W_1^\top$ (top left block of $P$) from the same starts: its two non-zero
+# eigenvalues settle at values that depend on λ (log scale: they span more than a decade).
 
 # %%
 fig, ax = plt.subplots(figsize=(6, 3.8), constrained_layout=True)

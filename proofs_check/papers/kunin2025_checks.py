@@ -243,9 +243,13 @@ def _dln_theorem() -> Outcome:
         failures.append("plateau-midpoint losses differ from the PF levels by > 5 % at alpha <= 1e-8")
     if any(np.any(run.relative_errors <= 0) for run in runs):
         failures.append("some GF jump is early (spec: all measured jumps are late)")
-    return _verdict(
-        "exact DLN GF x' = -log(1/alpha) grad L(alpha² sinh 2x), Radau with Jacobian", failures, _report(runs)
+    detail = (
+        _report(runs) + "; proved separately: the exact reduction beta = alpha² sinh 2x (dln.theorem3_1.mirror_flow) "
+        "and the limits eta S_i / c_i -> |s_i| (dln.theorem3_1.dormant_limits); not proved: the convergence of "
+        "x(t log(1/alpha))/log(1/alpha) to PF's piecewise linear path, a singular-perturbation limit of the ODE "
+        "(PF 2023, Thm 2) that no finite identity or closed-form limit expresses"
     )
+    return _verdict("exact DLN GF x' = -log(1/alpha) grad L(alpha² sinh 2x), Radau with Jacobian", failures, detail)
 
 
 def _gd_time_map() -> Outcome:
