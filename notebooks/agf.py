@@ -28,9 +28,14 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+from derivations.modular_harmonics import single_neuron_fraction
 from numerics import agf
-from numerics.alternating import dln_gradient_flow, pesme_flammarion, sign_changes
-from numerics.alternating.reference_problems import dln_problem_a, dln_problem_b
+from numerics.alternating import agreement, dln_gradient_flow, pesme_flammarion, sign_changes
+from numerics.alternating.modular_network import cyclic_neurons, frequency_order, modular_data, plateau_levels
+from numerics.alternating.network_flow import two_layer_gradient_flow
+from numerics.alternating.quadratic_problems import mirrored_problem, teacher_problem
+from numerics.alternating.reference_problems import dln_problem_a, dln_problem_b, modular_template
+from numerics.alternating.two_layer import Network
 
 X, y = dln_problem_a()
 d = X.shape[1]
@@ -66,3 +71,79 @@ for jump in result.jumps[1:]:
 t2, t3 = result.jump_times[1:]
 flips = [sign_changes(dln_gradient_flow(X, y, a, 6.0), 0)[0] for a in (1e-4, 1e-8, 1e-16, 1e-32)]
 print(f"midpoint (t2 + t3)/2 = {(t2 + t3) / 2:.4f}; GF sign flips: {np.round(flips, 4)}")
+
+# %% [markdown]
+# ## κ = 3: quadratic activations
+#
+# With $\sigma(z) = z^2$ a neuron is 3-homogeneous: its norm obeys $\tfrac{d}{dt}\|\theta\| = 3\eta\|\theta\|^2
+# \mathcal U(\bar\theta)$ (claim `kunin2025.utility.norm`, proved), so it blows up in finite time and the natural
+# clock is $t\alpha$. A teacher $y = \sum_k s_kx_k^2$, $s = (3, 1, 0.3)$, three students
+# (`numerics.alternating.quadratic_problems.teacher_problem`): AGF's staircase against gradient flow of the network
+# itself at two scales $\alpha$. The loss spans decades, so the axis is logarithmic.
+
+# %%
+fig, ax = plt.subplots(figsize=(8, 4), constrained_layout=True)
+for alpha in (1e-2, 1e-3):
+    X, Y, a0, w0 = teacher_problem(alpha)
+    staircase = agf(X, Y, a0, w0, alpha, activation="quadratic")
+    flow = two_layer_gradient_flow(X, Y, a0, w0, alpha, 9.0)
+    t = np.linspace(0, 9, 600)
+    ax.semilogy(t, flow.loss(t), label=f"GF, alpha = {alpha:.0e}")
+    measured = agreement(flow.path, staircase.jump_times, staircase.loss_levels, alpha).jump_times
+    print(
+        f"alpha = {alpha:.0e}: AGF jumps {np.round(staircase.jump_times, 5)}, GF {np.round(measured, 5)}, "
+        f"(GF - AGF)/alpha = {np.round((measured - staircase.jump_times) / alpha, 3)}"
+    )
+ax.semilogy(t, staircase.loss_curve(t), "k--", label="AGF staircase")
+ax.set(xlabel="t alpha", ylabel="loss", title="quadratic network (κ = 3): gradient flow against AGF")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# **Simultaneous activation.** On data closed under $x_1 \leftrightarrow x_2$, two students that are mirror images
+# of each other stay mirror images under gradient flow and cross their threshold at the same instant; AGF's rule
+# lets several neurons activate in one jump. Below, the students' norms in GF (log scale) and AGF's jump times.
+
+# %%
+alpha = 1e-3
+X, Y, a0, w0 = mirrored_problem(alpha)
+staircase = agf(X, Y, a0, w0, alpha, activation="quadratic")
+flow = two_layer_gradient_flow(X, Y, a0, w0, alpha, 1.6)
+t = np.linspace(0, 1.6, 400)
+fig, ax = plt.subplots(figsize=(8, 3.5), constrained_layout=True)
+for i, style in enumerate(("-", "--", "-")):
+    ax.semilogy(t, flow.norms(t)[:, i], style, label=f"student {i}")
+for jump in staircase.jumps[1:]:
+    ax.axvline(jump.time, color="k", lw=0.8)
+    print(f"AGF jump at {jump.time:.5f} activates {jump.activated}")
+ax.set(xlabel="t alpha", ylabel="norm of the student", title="two mirror-image students activate together")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# **Modular addition (Theorem 5.2).** Within one frequency's span the loss is bounded below by the loss with that
+# frequency fully fit; the bound is reached only when eight unwanted harmonics cancel. One neuron captures at most
+# 1/9 of the frequency's energy; six suitably phased neurons capture all of it (claims `kunin2025.modular.*`, proved
+# by harmonic analysis in `derivations.modular_harmonics`). The plateau levels $\ell_K$ (log scale) for the $p = 13$
+# template, and the loss of the real network with six such neurons per learned frequency.
+
+# %%
+print("captured fraction of one neuron, |U|² = u2, |V|² = v2:", single_neuron_fraction())
+x = modular_template()
+levels, order = plateau_levels(x), frequency_order(x)
+X, Y = modular_data(x)
+outputs, hidden, losses = [], [], [levels[0]]
+for k in order:
+    out, hid = cyclic_neurons(x, int(k))
+    outputs.append(out)
+    hidden.append(hid)
+    W = np.vstack(hidden)
+    losses.append(Network(X, Y, "quadratic", np.ones(W.shape, dtype=bool)).loss(np.vstack(outputs), W))
+K = np.arange(len(levels) - 1)
+fig, ax = plt.subplots(figsize=(6, 3.5), constrained_layout=True)
+ax.semilogy(K, levels[:-1], "o-", label=r"$\ell_K$")
+ax.semilogy(K, losses[:-1], "x", ms=10, label="network, 6 neurons per learned frequency")
+ax.set(xlabel="K (frequencies learned)", ylabel="loss", title="plateau levels, modular addition (p = 13)")
+ax.legend()
+plt.show()
+print("last level (all frequencies learned):", losses[-1])

@@ -20,7 +20,7 @@ from derivations.models.linear_network import linear_network
 from .linear_network import aligned_weights, init_to_weights, moment_params, weights_to_init
 from .trajectory import trajectory
 
-__all__ = ["AlignedCase", "aligned_case", "full_flow_error", "gd_errors"]
+__all__ = ["AlignedCase", "aligned_case", "full_flow_error", "gd_errors", "orthonormal_frame"]
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,8 @@ class AlignedCase:
             return moment_params(np.eye(d, dtype=int) * mpmath.mpf(1), Sxy, Syy)
 
 
-def _orthonormal(rng: np.random.Generator, n: int, m: int) -> np.ndarray:
+def orthonormal_frame(rng: np.random.Generator, n: int, m: int) -> np.ndarray:
+    """An n x m matrix with orthonormal columns (m <= n) at the working precision: mpmath.qr of a Gaussian matrix."""
     Q, _ = mpmath.qr(mpmath.matrix([[rng.normal() for _ in range(m)] for _ in range(n)]))
     return np.array([[Q[i, j] for j in range(m)] for i in range(n)], dtype=object)
 
@@ -62,7 +63,7 @@ def aligned_case(d: int = 3, c: int = 2, lam: float | None = None, seed: int = 0
         raise ValueError(f"need integers 1 <= c <= d, got d={d!r}, c={c!r}")
     rng = np.random.default_rng(seed)
     with mpmath.workdps(dps):
-        U, V, R = _orthonormal(rng, d, c), _orthonormal(rng, c, c), _orthonormal(rng, c, c)
+        U, V, R = orthonormal_frame(rng, d, c), orthonormal_frame(rng, c, c), orthonormal_frame(rng, c, c)
         lam_mp = mpmath.mpf(rng.uniform(-2, 2) if lam is None else lam)
         rho0 = [mpmath.mpf(rng.uniform(0.05, 1.5)) for _ in range(c)]
         K = [mpmath.sqrt(lam_mp**2 + 4 * r**2) for r in rho0]

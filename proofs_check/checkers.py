@@ -44,14 +44,15 @@ def deferred(build: Callable[[], Callable[[], Outcome]]) -> Callable[[], Outcome
     return lambda: build()()
 
 
-def derivation_steps(derivation: Derivation, tags: Iterable[str]) -> Callable[[], Outcome]:
-    """Every step of ``derivation`` carrying one of ``tags`` re-checks exactly (there must be one)."""
-    wanted = set(tags)
+def derivation_steps(derivation: Derivation, tags: Iterable[str], keys: Iterable[str] = ()) -> Callable[[], Outcome]:
+    """Every step of ``derivation`` carrying one of ``tags`` (or recorded under one of ``keys``) re-checks exactly
+    (there must be one)."""
+    wanted, keyed = set(tags), set(keys)
 
     def check() -> Outcome:
-        steps = [s for s in derivation.steps if s.tag in wanted]
+        steps = [s for s in derivation.steps if s.tag in wanted or (s.key and s.key in keyed)]
         if not steps:
-            return Outcome.error(f"no derivation step tagged {sorted(wanted)}")
+            return Outcome.error(f"no derivation step tagged {sorted(wanted)} or keyed {sorted(keyed)}")
         methods = []
         for step in steps:
             proof = step.check(derivation.relations, derivation.definitions)

@@ -2,6 +2,10 @@
 Theorem 2, App. F.1; spec ``shared/spec/models-nam2025.md`` §4). Model: ``lambda_balanced``; derivation:
 ``derivations.lambda_balanced``. The display of Theorem 2 is lost: γ(t; λ) = (ρ(t) − ρ0)/(ρ̃ − ρ0) is the
 spec's reading, marked [uncertain form] in every claim that uses it.
+
+The unaligned solution (claims ``unaligned.*``; the authors' ``Nico31415/LinearNetworkDynamics/qqt_lambda_balanced.py``)
+is stated in the paper orientation with Q = [W1; W2^T] (the authors' [W1^T; W2] in their orientation f = W2 W1 x):
+derivation ``derivations.unaligned``, numerics ``numerics.unaligned``.
 """
 
 from __future__ import annotations
@@ -211,4 +215,172 @@ PAPER.claim(
     where=f"Theorem 2, App. F.1 ({VIA}; checked against the full network)",
     assume=("Σxx = I",),
     check=aligned_full_flow("lambda_balanced", [(21, 1.3), (22, -0.8)]),
+)
+
+
+# ---------------------------------------------------------------- the unaligned solution (QQ^T)
+# The solution of Dominé et al. for λ-balanced starts in any frame (Fukumizu's QQ^T, the authors' code
+# Nico31415/LinearNetworkDynamics/qqt_lambda_balanced.py): paper orientation, Q = [W1; W2^T], Σxx = I
+# (derivations.unaligned; numerics.unaligned evaluates it).
+UNALIGNED = "Dominé et al. 2025, the QQ^T solution (spec models-nam2025.md §4, §8)"
+for _name, _latex in (
+    ("\\dot P", r"\dot P"),
+    ("P", "P"),
+    ("F", "F"),
+    ("E", "e^{Ft}"),
+    ("Q_0", "Q_0"),
+    ("Q_0^T", r"Q_0^\top"),
+    ("M^-1", "M^{-1}"),
+    ("mu_pm", r"\mu_\pm"),
+    ("s", "s"),
+    ("mu_0", r"\mu_0"),
+    ("F^2", "F^2"),
+    ("W_1", "W_1"),
+    ("W_2", "W_2"),
+    ("W_1^T", r"W_1^\top"),
+    ("W_2^T", r"W_2^\top"),
+    ("Sigma_xy", r"\Sigma_{xy}"),
+    ("Sigma_yx", r"\Sigma_{yx}"),
+    ("\\dot W_1", r"\dot W_1"),
+    ("\\dot W_2^T", r"\dot W_2^\top"),
+):
+    PAPER.symbol(_name, _latex)
+
+
+def UNALIGNED_DERIVATION():
+    """The derivation of the QQ^T solution (``derivations.unaligned.unaligned_solution``)."""
+    from derivations.unaligned import unaligned_solution
+
+    return unaligned_solution()
+
+
+def _keyed(key: str, index: int = 0):
+    """Step ``index`` of the QQ^T derivation recorded under ``key`` (its relation is the claim's statement)."""
+    return lambda: UNALIGNED_DERIVATION().by_key(key)[index].relation
+
+
+def _unaligned_steps(*keys: str):
+    return lambda: derivation_steps(UNALIGNED_DERIVATION(), (), keys)()
+
+
+UNALIGNED_CASES = ((3, 2, 2, 1.3, 11), (2, 2, 3, -0.8, 12), (3, 3, 3, 0.6, 13), (3, 3, 3, -1.5, 14))
+"""(d, p, c, lambda, seed) of the random unaligned λ-balanced starts of the 30-digit comparison."""
+
+
+def _thirty_digit_verdict(pairs: list, method: str, detail: str) -> Outcome:
+    """Numerically supported iff every (value, reference) pair of mpf arrays agrees to 1e-26 relative (30 digits)."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        worst = max(
+            max(abs(x - y) for x, y in zip(value.ravel(), reference.ravel(), strict=True))
+            / max(abs(y) for y in reference.ravel())
+            for value, reference in pairs
+        )
+    detail = f"max relative error {mpmath.nstr(worst, 3)}; {detail}"
+    if worst > mpmath.mpf(10) ** -26:
+        return Outcome.refuted(method, {"max relative error": mpmath.nstr(worst, 5)}, detail)
+    return Outcome.numeric(method, detail)
+
+
+def _unaligned_full_flow() -> Outcome:
+    import importlib.util
+
+    import mpmath
+    import numpy as np
+
+    from derivations.models.linear_network import linear_network
+    from numerics import trajectory
+    from numerics.linear_network import init_to_weights, moment_params, weights_to_init
+    from numerics.unaligned import qqt, unaligned_start
+
+    times, dps, pairs = [0.0, 0.7, 3.0], 30, []
+    method = "taylor" if importlib.util.find_spec("heyoka") is not None else "mpmath"
+    for d, p, c, lam, seed in UNALIGNED_CASES:
+        W1, W2, Sxy = unaligned_start(d, p, c, lam, seed=seed)
+        with mpmath.workdps(dps + 10):
+            params = moment_params(np.eye(d, dtype=int) * mpmath.mpf(1), Sxy)
+        run = trajectory(linear_network(d, c), times, params, weights_to_init(W1, W2), method=method, dps=dps)
+        closed = qqt(W1, W2, Sxy, times, dps=dps)
+        with mpmath.workdps(dps):
+            for k in range(len(times)):
+                A, B = init_to_weights({n: v[k] for n, v in run.items() if n.startswith("W")})
+                Q = np.vstack([A, B.T])
+                pairs.append((closed[k], Q @ Q.T))
+    cases = "; ".join(f"d={d}, p={p}, c={c}, lambda={lam}" for d, p, c, lam, _ in UNALIGNED_CASES)
+    return _thirty_digit_verdict(
+        pairs,
+        f"QQ^T in F's eigenbasis (mpmath.eigsy, {dps} digits) vs the integrated flow of linear_network",
+        f"t = {times} over {cases} ({method}, {dps} digits)",
+    )
+
+
+def _unaligned_aligned_limit() -> Outcome:
+    import mpmath
+
+    from numerics import trajectory
+    from numerics.aligned import aligned_case
+    from numerics.unaligned import qqt, qqt_blocks
+
+    times, dps, pairs = [0.5, 2.0], 30, []
+    for lam, seed in ((0.9, 31), (-1.2, 32)):
+        case = aligned_case(lam=lam, seed=seed)
+        with mpmath.workdps(case.dps):
+            Sxy = case.U @ (case.rho[:, None] * case.V.T)
+        maps = qqt_blocks(qqt(*case.weights(), Sxy, times, dps=dps), case.U.shape[0])["map"]
+        modes = trajectory("lambda_balanced", times, {"S": case.rho}, {"a": case.a, "b": case.b}, dps=dps)
+        with mpmath.workdps(dps):
+            pairs += [
+                (maps[k], case.V @ ((modes["a"][k] * modes["b"][k])[:, None] * case.U.T)) for k in range(len(times))
+            ]
+    return _thirty_digit_verdict(
+        pairs,
+        "QQ^T solution vs the lambda_balanced closed form (Theorem 2's modes), both at 30 digits",
+        f"lambda = 0.9, -1.2; t = {times}; {dps} digits",
+    )
+
+
+PAPER.claim(
+    "unaligned.flow",
+    _keyed("Q"),
+    where=UNALIGNED,
+    assume=("paper orientation, Q = [W1; W2^T]", "Σxx = I", "W2W2ᵀ − W1ᵀW1 = λI (eq 14)", "any sizes d, p, c"),
+    check=_unaligned_steps("Q"),
+)
+PAPER.claim(
+    "unaligned.riccati",
+    _keyed("Riccati"),
+    where=UNALIGNED,
+    assume=("P = QQᵀ, F = [[−λ/2 I_d, Σxy], [Σyx, λ/2 I_c]]",),
+    check=_unaligned_steps("Q", "Riccati"),
+)
+PAPER.claim(
+    "unaligned.solution",
+    _keyed("QQT"),
+    where=UNALIGNED,
+    assume=("E = exp(Ft), M = I_p + Q0ᵀ(∫₀ᵗ exp(2Fs) ds)Q0 ⪰ I_p", "P(0) = Q0Q0ᵀ"),
+    check=_unaligned_steps("Riccati", "QQT"),
+)
+PAPER.claim(
+    "unaligned.spectrum",
+    _keyed("spectrum", 1),
+    where=UNALIGNED,
+    assume=("(u, v, s) a singular triple of Σxy", "|d − c| further eigenvalues ∓λ/2 on the kernels"),
+    check=_unaligned_steps("spectrum"),
+)
+PAPER.claim(
+    "unaligned.full_flow",
+    "The QQᵀ solution matches 30-digit integration of the full matrix flow (linear_network) from random unaligned "
+    "λ-balanced starts: (d, p, c) = (3, 2, 2), (2, 2, 3), (3, 3, 3), λ = 1.3, −0.8, 0.6, −1.5",
+    where=UNALIGNED,
+    assume=("Σxx = I, random Gaussian Σxy", "starts exact to 40 digits (numerics.unaligned.unaligned_start)"),
+    check=_unaligned_full_flow,
+)
+PAPER.claim(
+    "unaligned.aligned_limit",
+    "From a task-aligned λ-balanced start the QQᵀ solution's network map W₂ᵀW₁ᵀ(t) is V diag(ρ(t)) Uᵀ with ρ(t) the "
+    "modes of Theorem 2 (the lambda_balanced closed form)",
+    where=UNALIGNED,
+    assume=("Σxy = U diag(ρ̃) Vᵀ, d = 3, p = c = 2",),
+    check=_unaligned_aligned_limit,
 )

@@ -32,13 +32,39 @@ EXPECTED = {
     "kunin2025.attention.jump_bound": Status.NUMERIC,
     "kunin2025.modular.fourier_form": Status.NUMERIC,
     "kunin2025.modular.theorem5_1": Status.NUMERIC,
+    "kunin2025.utility.gradient": Status.PROVED,
+    "kunin2025.utility.dormant_flow": Status.PROVED,
+    "kunin2025.utility.euler": Status.PROVED,
+    "kunin2025.utility.norm": Status.PROVED,
+    "kunin2025.utility.direction": Status.PROVED,
+    "kunin2025.utility.thresholds": Status.PROVED,
+    "kunin2025.dln.theorem3_1.mirror_flow": Status.PROVED,
+    "kunin2025.dln.theorem3_1.dormant_limits": Status.PROVED,
+    "kunin2025.modular.theorem5_2": Status.PROVED,
+    "kunin2025.modular.theorem5_2.single_neuron": Status.PROVED,
+    "kunin2025.modular.theorem5_2.six_neurons": Status.PROVED,
+    "kunin2025.modular.plateau_levels": Status.NUMERIC,
+}
+SLOW = {
+    "kunin2025.modular.theorem5_2.fractions": Status.NUMERIC,
+    "kunin2025.modular.eq9_bound": Status.NUMERIC,
+    "kunin2025.kappa3.jump_times": Status.NUMERIC,
+    "kunin2025.kappa3.plateaus": Status.NUMERIC,
+    "kunin2025.kappa3.jump_bound": Status.NUMERIC,
+    "kunin2025.simultaneous.dln": Status.NUMERIC,
+    "kunin2025.simultaneous.quadratic": Status.NUMERIC,
 }
 
 
 @pytest.fixture(scope="module")
-def records():
+def paper():
+    return load_papers(["kunin2025"]).paper("kunin2025")
+
+
+@pytest.fixture(scope="module")
+def records(paper):
     start = time.perf_counter()
-    done = run_claims(load_papers(["kunin2025"]).claims("kunin2025"))
+    done = run_claims([c for c in paper.claims() if c.id not in SLOW])
     return {r.claim.id: r for r in done}, time.perf_counter() - start
 
 
@@ -48,6 +74,13 @@ def test_statuses_and_budget(records) -> None:
         cid: (r.outcome.status, r.outcome.detail) for cid, r in by_id.items()
     }
     assert seconds < 60
+    assert set(EXPECTED) | set(SLOW) == {c.id for c in load_papers(["kunin2025"]).claims("kunin2025")}
+
+
+@pytest.mark.slow
+def test_slow_claims(paper) -> None:
+    done = run_claims([c for c in paper.claims() if c.id in SLOW])
+    assert {r.claim.id: r.outcome.status for r in done} == SLOW, {r.claim.id: r.outcome.detail for r in done}
 
 
 def test_conjecture_and_theorem_labels(records) -> None:
@@ -97,3 +130,70 @@ def test_a_staircase_with_a_flipped_sign_violates_pf_conditions() -> None:
     assert any("sign constraint" in f for f in kunin2025.pf_conditions(flipped, X, y))
     late = [*saddles[:2], dataclasses.replace(saddles[2], time=saddles[2].time * 1.5), *saddles[3:]]
     assert kunin2025.pf_conditions(late, X, y)
+
+
+# ---------------------------------------------------------------- wrong variants of the new claims are refuted
+def test_wrong_variants_of_the_exact_claims_are_refuted(paper) -> None:
+    import sympy as sp
+
+    from proofs_check.papers import kunin2025 as declared
+
+    wrong = {
+        "utility.gradient": sp.Eq(declared.neg_grad_L, 2 * declared.grad_U),
+        "utility.dormant_flow": sp.Eq(declared.gap_scaled, 2 * declared.gap_power),
+        "utility.euler": sp.Eq(declared.euler_lhs, declared.kappa_U * 2),
+        "utility.norm": sp.Eq(declared.norm_dot, 2 * declared.norm_law),
+        "utility.direction": sp.Eq(declared.dir_dot, -declared.dir_law),
+        "utility.thresholds": sp.Eq(declared.threshold_integral, 2 * declared.threshold),  # a doubled threshold
+        "dln.theorem3_1.mirror_flow": sp.Eq(declared.mirror_lhs, -declared.mirror_rhs),
+        "dln.theorem3_1.dormant_limits": sp.Eq(declared.dormant_limit, 2 * declared.dormant_value),
+        "modular.theorem5_2": sp.Eq(declared.loss_mod, declared.loss_rest + 2 * declared.harmonic_energy),
+        "modular.theorem5_2.single_neuron": sp.Le(declared.captured, sp.Rational(1, 10)),
+    }
+    for claim_id, statement in wrong.items():
+        outcome = run_check(paper.variant(claim_id, statement))
+        assert outcome.status is Status.REFUTED, (claim_id, outcome)
+
+
+def test_wrong_fractions_and_levels_are_refuted(paper, monkeypatch) -> None:
+    monkeypatch.setattr(kunin2025, "SPAN_FRACTIONS", {1: 7 / 9})
+    assert run_check(paper["modular.theorem5_2.fractions"]).status is Status.REFUTED
+    correct = kunin2025.plateau_levels
+    monkeypatch.setattr(kunin2025, "plateau_levels", lambda x: correct(x) * 1.001)
+    assert run_check(paper["modular.plateau_levels"]).status is Status.REFUTED
+
+
+def test_plateau_criterion_needs_falling_errors() -> None:
+    assert kunin2025.plateau_failures(np.array([1e-6, 1e-9])) == []
+    assert kunin2025.plateau_failures(np.array([1e-6, 1e-5]))
+
+
+@pytest.mark.slow
+def test_simultaneous_activation_fails_without_the_tie() -> None:
+    failures, _ = kunin2025.tie_failures((2.0, 1.8, 1.0))
+    assert any("first jump activates (0,)" in f for f in failures)
+    failures, _ = kunin2025.mirrored_failures(perturbation=0.01)
+    assert any("not (0, 1) together" in f for f in failures)
+
+
+@pytest.mark.slow
+def test_kappa3_claims_refute_shifted_predictions_and_a_tenfold_bound(paper, monkeypatch) -> None:
+    """AGF jump times 5 % late are refuted (at kappa = 3 a doubled norm threshold would move them by O(alpha) only:
+    the norm blows up in finite time, so the threshold's value hardly matters), and so is a bound ten times larger."""
+    correct = kunin2025.run_agf
+
+    def late(*args, **kwargs):
+        result = correct(*args, **kwargs)
+        jumps = tuple(dataclasses.replace(j, time=1.05 * j.time) for j in result.jumps)
+        return dataclasses.replace(result, jumps=jumps)
+
+    kunin2025._quadratic_run.cache_clear()
+    monkeypatch.setattr(kunin2025, "run_agf", late)
+    outcome = run_check(paper["kappa3.jump_times"])
+    assert outcome.status is Status.REFUTED, outcome.detail
+    monkeypatch.setattr(kunin2025, "run_agf", correct)
+    kunin2025._quadratic_run.cache_clear()
+    bound = kunin2025.jump_bound
+    monkeypatch.setattr(kunin2025, "jump_bound", lambda *args: 10 * bound(*args))
+    assert run_check(paper["kappa3.jump_bound"]).status is Status.REFUTED
+    assert run_check(paper["modular.eq9_bound"]).status is Status.REFUTED

@@ -16,6 +16,8 @@ SLOW = {
     "domine2025.full_matrix_flow",
     "saxe2014.appA.numeric",
     "domine2025.theorem2.numeric",
+    "domine2025.unaligned.full_flow",
+    "domine2025.unaligned.aligned_limit",
 }
 
 
@@ -94,3 +96,19 @@ def test_wrong_variants_of_saxe_and_domine_are_refuted(registry) -> None:
     # Dominé et al.'s transition function starts at 0, not 1
     S = sp.Symbol("S", positive=True)
     assert identities([transition_function(S, L.rho0, L.ell, 0) - 1])().status is Status.REFUTED
+
+
+def test_unaligned_claims_and_their_wrong_variants(registry, monkeypatch) -> None:
+    """The QQ^T claims: the derivation steps are proved (above); the 30-digit comparison refutes a solution evaluated
+    with a 1 % wrong lambda."""
+    import numerics.unaligned as unaligned
+
+    paper = registry.paper("domine2025")
+    ids = {c.id for c in paper.claims() if c.id.startswith("domine2025.unaligned.")}
+    assert ids == {
+        f"domine2025.unaligned.{n}" for n in ("flow", "riccati", "solution", "spectrum", "full_flow", "aligned_limit")
+    }
+    correct = unaligned.balance
+    monkeypatch.setattr(unaligned, "balance", lambda W1, W2, dps=None: correct(W1, W2, dps) * 1.01)
+    outcome = run_check(paper["unaligned.aligned_limit"])
+    assert outcome.status is Status.REFUTED
