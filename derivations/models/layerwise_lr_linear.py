@@ -46,7 +46,7 @@ def to_two_layer_scalar(model: Model) -> CoordinateMap:
 MODEL = Model(
     name="layerwise_lr_linear",
     title="Linear network with layer-wise learning rates",
-    reference="Xu & Ziyin 2025 (ICLR), §2 (spec models-xu-ziyin2025.md §1-2)",
+    reference="Xu & Ziyin 2025 (ICLR), §2",
     state_names=("u", "w"),
     unit_param_names=(),
     shared_param_names=("gamma", "eta_u", "eta_w", "a", "b"),
