@@ -22,7 +22,7 @@ import unicodedata
 
 from .naming import BASE_NAMES, SYMBOL_NAMES, symbol_latex
 
-__all__ = ["OPERATORS", "UNICODE_MATH", "UNICODE_TEXT", "code_latex", "math_text", "text_latex"]
+__all__ = ["OPERATORS", "TEXT_WORDS", "UNICODE_MATH", "UNICODE_TEXT", "code_latex", "math_text", "text_latex"]
 
 _TEXT_ESCAPES = {
     "\\": r"\textbackslash{}",
@@ -119,7 +119,7 @@ UNICODE_MATH: dict[str, str] = {
     **{ch: f"^{{{d}}}" for ch, d in zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-", strict=True)},
     **{ch: f"_{{{d}}}" for ch, d in zip("₀₁₂₃₄₅₆₇₈₉₊₋", "0123456789+-", strict=True)},
     **{ch: f"_{{{d}}}" for ch, d in zip("ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "aeoxhklmnpstijruv", strict=True)},
-    "ⁿ": "^{n}",
+    **{ch: f"^{{{d}}}" for ch, d in zip("ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ", "abcdefghijklmnoprstuvwxyz", strict=True)},
 }
 """Unicode characters of the claims' and models' prose, as math-mode LaTeX (wrapped in ``\\ensuremath``)."""
 
@@ -189,6 +189,8 @@ _WORD = re.compile(
 _TRAILING_SCRIPTS = re.compile(rf"(?:{_SCRIPT})+")
 _FRACTION = re.compile(r"\d+/\d+")
 _RADICAND = re.compile(rf"\d+(?:\.\d+)?|[A-Za-z{_GREEK}](?![A-Za-z0-9_^])")
+TEXT_WORDS = frozenset({"z3"})
+"""Words that look like symbols with a subscript but name things (the SMT solver z3)."""
 _SIGNS = {"+": "+", "-": "-", "−": "-", "pm": r"\pm", "mp": r"\mp"}
 
 
@@ -302,6 +304,8 @@ def _math_word(text: str, k: int) -> tuple[str, int] | None:
     if not match["unicode"] and match.end() < len(text) and _joined(text[match.end()]):
         return None
     base, digits, primes = match["base"], match["digits"], match["primes"] + match["after"]
+    if base + digits in TEXT_WORDS:
+        return None
     has_scripts = bool(match["scripts"] or match["unicode"])
     if base.isascii() and not (len(base) == 1 or base in BASE_NAMES or base in OPERATORS):
         return None

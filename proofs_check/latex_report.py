@@ -90,7 +90,7 @@ CONVENTIONS: tuple[tuple[str, str], ...] = (
 """Conventions and the resolution of each [uncertain] item of the specs."""
 
 STATUS_WIDTH = "2.3cm"
-EQUATION_WIDTH = "1.1cm"
+WHERE_WIDTH = "2.6cm"
 TT_CHAR = 4.2
 """Width (pt) of one typewriter character at ``\footnotesize`` (cmtt, 0.525 em of 8 pt)."""
 DITTO = "''"
@@ -125,24 +125,32 @@ def _local_id(claim_id: str, paper: str) -> str:
 
 
 def _citation_group(record: Record) -> str:
-    """Where in the paper a claim is made, without the paper's name and the equation (its own column)."""
+    """The part of the paper a claim is made in (the section cited, up to its first comma)."""
     citation = record.claim.citation
-    return citation.section or citation.reference
+    return (citation.section or citation.reference).split(",")[0].strip()
+
+
+def _where(record: Record) -> str:
+    """Where in its group a claim is made: the rest of the section cited, and the equation."""
+    citation = record.claim.citation
+    rest = (citation.section or citation.reference).split(",", 1)[1:]
+    equation = [f"eq. {citation.equation}"] if citation.equation else []
+    return ", ".join([part.strip() for part in rest] + equation)
 
 
 def claims_table(records: Sequence[Record], paper: str = "") -> str:
-    """A ``longtable`` of the records (claim id without ``paper.``, equation, status, method), one group per
-    section of the paper cited, in order of first appearance; a method equal to the one above it in its group is
-    a ditto mark. Ids are set in one piece: the id column is as wide as the longest."""
+    """A ``longtable`` of the records (claim id without ``paper.``, where in the section, status, method), one group
+    per section of the paper cited, in order of first appearance; a method equal to the one above it in its group
+    is a ditto mark. Ids are set in one piece: the id column is as wide as the longest."""
     order = list(dict.fromkeys(_citation_group(r) for r in records))
     ordered = sorted(records, key=lambda r: order.index(_citation_group(r)))
     ids = [_local_id(r.claim.id, paper) for r in records]
     id_width = f"{max((len(i) for i in ids), default=5) * TT_CHAR + 2:.0f}pt"
-    method_width = f"\\dimexpr\\linewidth-{id_width}-{STATUS_WIDTH}-{EQUATION_WIDTH}-6\\tabcolsep\\relax"
+    method_width = f"\\dimexpr\\linewidth-{id_width}-{STATUS_WIDTH}-{WHERE_WIDTH}-6\\tabcolsep\\relax"
     head = (
-        f"\\begin{{longtable}}{{@{{}}>{{\\ttfamily}}p{{{id_width}}}L{{{EQUATION_WIDTH}}}L{{{STATUS_WIDTH}}}"
+        f"\\begin{{longtable}}{{@{{}}>{{\\ttfamily}}p{{{id_width}}}L{{{WHERE_WIDTH}}}L{{{STATUS_WIDTH}}}"
         f"L{{{method_width}}}@{{}}}}\n"
-        "\\toprule \\normalfont claim & eq. & status & method \\\\ \\midrule\\endhead\n\\bottomrule\\endfoot"
+        "\\toprule \\normalfont claim & where & status & method \\\\ \\midrule\\endhead\n\\bottomrule\\endfoot"
     )
     rows = []
     for group, members in groupby(ordered, key=_citation_group):
@@ -154,7 +162,7 @@ def claims_table(records: Sequence[Record], paper: str = "") -> str:
             shown = DITTO if method == previous and method else text_latex(method)
             previous = method
             rows.append(
-                f"{code_latex(_local_id(r.claim.id, paper))} & {text_latex(r.claim.citation.equation)} & "
+                f"{code_latex(_local_id(r.claim.id, paper))} & {text_latex(_where(r))} & "
                 f"{text_latex(r.outcome.status.value)} & {shown} \\\\"
             )
     return "{\\footnotesize\n" + head + "\n" + "\n".join(rows) + "\n\\end{longtable}}"

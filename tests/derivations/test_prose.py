@@ -34,7 +34,15 @@ def test_formulas_of_prose_are_mathematics(text, expected):
 
 
 @pytest.mark.parametrize(
-    "text", ["two_layer_scalar", "numerics.agf", "marcotte2023.linear.d2_r2_c2", "lambda_balanced", "fig6a_run.py"]
+    "text",
+    [
+        "z3 (nonlinear real arithmetic)",
+        "two_layer_scalar",
+        "numerics.agf",
+        "marcotte2023.linear.d2_r2_c2",
+        "lambda_balanced",
+        "fig6a_run.py",
+    ],
 )
 def test_code_names_stay_text(text):
     assert "ensuremath" not in text_latex(text)
