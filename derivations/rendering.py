@@ -104,9 +104,13 @@ def _conserved(model: Model, p: int) -> tuple[list[sp.Eq], str]:
     return [sp.Eq(sp.Symbol(f"C_{k}"), law.expr, evaluate=False) for k, law in enumerate(laws, start=1)], ""
 
 
+def _resolve(model: Model | str) -> Model:
+    return model if isinstance(model, Model) else registry.get(model)
+
+
 def model_equations(model: Model | str, p: int = DISPLAY_WIDTH) -> ModelEquations:
     """The relations displayed for ``model`` (a registered name or a :class:`Model`), written at width ``p``."""
-    model = registry.get(model)
+    model = _resolve(model)
     if not isinstance(p, int) or p < 1:
         raise ValueError(f"p must be a positive integer, got {p!r}")
     inst = model.instance(p)
@@ -203,7 +207,7 @@ def _learning_rates(model: Model) -> str:
 def render_model(model: Model | str, p: int = DISPLAY_WIDTH, derivation: bool = True) -> str:
     """LaTeX (a ``\\subsection`` and its displays) of the model's network, loss, derived quantities, gradient
     flow, conserved quantities, closed form and, if ``derivation``, its recorded derivation."""
-    m = registry.get(model)
+    m = _resolve(model)
     parts = [
         f"\\subsection{{{text_latex(m.title)} (\\texttt{{{code_latex(m.name)}}})}}",
         f"\\emph{{Source:}} {text_latex(m.reference)}.",
