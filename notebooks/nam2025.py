@@ -19,8 +19,8 @@
 #
 # 1. **App. H, Theorem 3**: the width-$p$ scalar network $f(x) = Z^{-1}\sum_i a_i b_i\,x$, target $Sx$. Every
 #    neuron moves on one clock $\gamma(t)$, which rises from $\gamma(0) = 1$ to
-#    $\gamma_+ = (S + D_0)/(\Sigma_0 + \mathcal S_0)$ (eq. 76). Its trajectories across the weight-to-target ratio $\Sigma_0/S$ go from the rich sigmoid to the lazy
-#    exponential.
+#    $\gamma_+ = (S + D_0)/(\Sigma_0 + \mathcal S_0)$ (eq. 76). Its trajectories across the weight-to-target ratio
+#    $\Sigma_0/S$ go from the rich sigmoid to the lazy exponential.
 # 2. **The λ sweep** (§6, Theorem 2 after Dominé et al. 2025): one λ-balanced mode goes from a sigmoid at
 #    $\lambda = 0$ to the linear model's exponential as $|\lambda| \to \infty$.
 # 3. **Fig. 6a**: the kernel distance after training over λ and the weight-to-target ratio, on the authors' grid.
@@ -135,8 +135,8 @@ plt.show()
 #
 # One λ-balanced mode (`lambda_balanced`), $\rho(0) = 0.01$, $\tilde\rho = 1$, for imbalances
 # $\lambda = b^2 - a^2$ from 0 to 16. Left: the transition function
-# $\gamma(t;\lambda) = (\rho(t) - \rho_0)/(\tilde\rho - \rho_0)$; right: the same curves in time $|\lambda| t$, which approach the linear model's $1 - e^{-\tau}$
-# (Theorem 2's lazy limit). A λ keeps its colour in both panels.
+# $\gamma(t;\lambda) = (\rho(t) - \rho_0)/(\tilde\rho - \rho_0)$; right: the same curves in time $|\lambda| t$, which
+# approach the linear model's $1 - e^{-\tau}$ (Theorem 2's lazy limit). A λ keeps its colour in both panels.
 
 # %%
 lambdas = [0.0, 0.5, 2.0, 8.0, 16.0]
