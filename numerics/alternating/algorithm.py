@@ -128,7 +128,7 @@ def agf(
     w0 (H x d), each of norm in (0, 1); ``alpha`` sets the rescaled time (module docstring for the conventions).
     ``activation`` is "linear" (kappa = 2, exact log-coordinate utility phase) or "quadratic" (kappa = 3).
     ``support`` (H x d booleans) restricts the inputs each neuron sees (identity: diagonal linear network).
-    Cost minimization runs GF (LSODA) until |grad L| <= ``gtol``; ``horizon`` bounds each GF and each
+    Cost minimization runs GF (LSODA) until ``|grad L| <= gtol``; ``horizon`` bounds each GF and each
     kappa > 2 utility phase (rescaled time). Returns the staircase as an :class:`AGFResult`.
     """
     net, a0, w0 = _validated(X, Y, a0, w0, activation, support)
