@@ -222,6 +222,9 @@ def _word_latex(word: str) -> str:
 def _math_token(text: str, k: int) -> tuple[str, int]:
     """The math-mode LaTeX of the token at ``text[k]`` and the index after it."""
     char = text[k]
+    if k + 1 < len(text) and unicodedata.combining(text[k + 1]):
+        base = UNICODE_MATH.get(char, char)
+        return rf"{_MATH_ACCENTS.get(text[k + 1], '')}{{{base}}} ", k + 2
     word = _math_word(text, k) if char.isalpha() else None
     if word is not None:
         return word[0], word[1]

@@ -23,6 +23,7 @@ FORMULAS = {
     "e^{-kt}": r"\ensuremath{e^{-kt}}",
     "max_{i∈D}": r"\ensuremath{\max_{i \in D}}",
     "t_1/2": r"\ensuremath{t_{1/2}}",
+    "e^{2ρ̃t}": r"\ensuremath{e^{2\tilde{\rho} t}}",
     "1/2 (a)": r"\ensuremath{\tfrac{1}{2}} (a)",
     "S - 1": r"S \ensuremath{-} 1",
 }
