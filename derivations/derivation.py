@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from .naming import align_rows, text_latex
+from .naming import align_rows
 from .proof import Proof, prove_zero
+from .prose import text_latex
 
 __all__ = ["Derivation", "Step", "StepCheck"]
 

@@ -15,7 +15,6 @@ displayed equations stay within the text width.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 
 import sympy as sp
@@ -23,12 +22,10 @@ import sympy as sp
 __all__ = [
     "BASE_NAMES",
     "SYMBOL_NAMES",
-    "UNICODE_MATH",
     "align_rows",
     "latex",
     "symbol_latex",
     "symbol_names",
-    "text_latex",
     "width",
 ]
 
@@ -300,159 +297,3 @@ def align_rows(
         return [f"&{lhs_text} {op} {lines[0]}", *(rf"&\qquad {line}" for line in lines[1:])]
     lines = _lines(rhs, budget - 6, options)
     return [f"&{lhs_text}", rf"&\qquad {op} {lines[0]}", *(rf"&\qquad\quad {line}" for line in lines[1:])]
-
-
-# ---------------------------------------------------------------- prose: titles, justifications, notes
-_TEXT_ESCAPES = {
-    "\\": r"\textbackslash{}",
-    "^": r"\^{}",
-    "~": r"\~{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    # math-mode glyphs: the text ones (\textless, \textbar) live in TS1, a bitmap font without cm-super
-    "<": r"\ensuremath{<}",
-    ">": r"\ensuremath{>}",
-    "|": r"\ensuremath{|}",
-}
-
-UNICODE_MATH: dict[str, str] = {
-    "Γ": r"\Gamma",
-    "Δ": r"\Delta",
-    "Θ": r"\Theta",
-    "Λ": r"\Lambda",
-    "Ξ": r"\Xi",
-    "Π": r"\Pi",
-    "Σ": r"\Sigma",
-    "Φ": r"\Phi",
-    "Ψ": r"\Psi",
-    "Ω": r"\Omega",
-    "α": r"\alpha",
-    "β": r"\beta",
-    "γ": r"\gamma",
-    "δ": r"\delta",
-    "ε": r"\epsilon",
-    "ζ": r"\zeta",
-    "η": r"\eta",
-    "θ": r"\theta",
-    "ϑ": r"\vartheta",
-    "ι": r"\iota",
-    "κ": r"\kappa",
-    "λ": r"\lambda",
-    "μ": r"\mu",
-    "µ": r"\mu",
-    "ν": r"\nu",
-    "ξ": r"\xi",
-    "π": r"\pi",
-    "ρ": r"\rho",
-    "σ": r"\sigma",
-    "τ": r"\tau",
-    "υ": r"\upsilon",
-    "φ": r"\phi",
-    "χ": r"\chi",
-    "ψ": r"\psi",
-    "ω": r"\omega",
-    "±": r"\pm",
-    "∓": r"\mp",
-    "→": r"\to",
-    "←": r"\leftarrow",
-    "↔": r"\leftrightarrow",
-    "⇔": r"\Leftrightarrow",
-    "⇒": r"\Rightarrow",
-    "∇": r"\nabla",
-    "∈": r"\in",
-    "∉": r"\notin",
-    "−": "-",
-    "√": r"\surd",
-    "∝": r"\propto",
-    "∞": r"\infty",
-    "∠": r"\angle",
-    "≈": r"\approx",
-    "≃": r"\simeq",
-    "≠": r"\neq",
-    "≡": r"\equiv",
-    "≤": r"\le",
-    "≥": r"\ge",
-    "·": r"\cdot",
-    "×": r"\times",
-    "∂": r"\partial",
-    "∑": r"\sum",
-    "∫": r"\int",
-    "ℓ": r"\ell",
-    "⊥": r"\perp",
-    "∘": r"\circ",
-    "⟨": r"\langle",
-    "⟩": r"\rangle",
-    "‖": r"\|",
-    "∀": r"\forall",
-    "ᵀ": r"^{\top}",
-    "𝒮": r"\mathcal{S}",
-    "½": r"\tfrac12",
-    "ℝ": r"\mathbb{R}",
-    "⊗": r"\otimes",
-    "⊙": r"\odot",
-    **{ch: f"^{{{d}}}" for ch, d in zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-", strict=True)},
-    **{ch: f"_{{{d}}}" for ch, d in zip("₀₁₂₃₄₅₆₇₈₉₊₋", "0123456789+-", strict=True)},
-}
-"""Unicode characters of the claims' and models' prose, as math-mode LaTeX (wrapped in ``\\ensuremath``)."""
-
-# "§" is the math-font glyph: the text one (\S) lives in TS1, a bitmap font without cm-super
-UNICODE_TEXT: dict[str, str] = {
-    "§": r"\ensuremath{\mathsection}",
-    "–": "--",
-    "—": "---",
-    "’": "'",
-    "“": "``",
-    "”": "''",
-    "…": r"\dots{}",
-}
-_TEXT_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0302": "^", "\u0303": "~", "\u0327": "c"}
-_MATH_ACCENTS = {"\u0307": r"\dot", "\u0308": r"\ddot", "\u0302": r"\hat", "\u0303": r"\tilde", "\u0304": r"\bar"}
-
-
-def _char_latex(char: str) -> str:
-    if char in UNICODE_MATH:
-        return rf"\ensuremath{{{UNICODE_MATH[char]}}}"
-    if char in UNICODE_TEXT:
-        return UNICODE_TEXT[char]
-    if ord(char) < 128:
-        return _TEXT_ESCAPES.get(char, char)
-    return rf"\textsf{{[U+{ord(char):04X}]}}"
-
-
-def _accented(base: str, mark: str) -> str:
-    """A character with a combining mark: a dot above is a time derivative (ȧ, θ̇); other marks on Latin
-    letters are text accents (é, ö); the rest are math accents."""
-    if mark != "\u0307" and base.isascii() and base.isalpha() and mark in _TEXT_ACCENTS:
-        return f"\\{_TEXT_ACCENTS[mark]}{{{base}}}"
-    inner = UNICODE_MATH.get(base, base if base.isascii() and base.isalnum() else _char_latex(base))
-    return rf"\ensuremath{{{_MATH_ACCENTS.get(mark, '')}{{{inner}}}}}"
-
-
-def text_latex(text: str) -> str:
-    """Plain prose (ASCII or Unicode, e.g. a claim title "γ₊ ≥ 2S/(Σ0 + S0)") as ASCII LaTeX for text mode:
-    special characters escaped, Greek letters, operators, super- and subscripts and combining dots (θ̇) as math."""
-    if not isinstance(text, str):
-        raise ValueError(f"text must be a string, got {type(text).__name__}")
-    chars = unicodedata.normalize("NFC", text)
-    out: list[str] = []
-    k = 0
-    while k < len(chars):
-        char, k = chars[k], k + 1
-        marks = ""
-        while k < len(chars) and unicodedata.combining(chars[k]):
-            marks, k = marks + chars[k], k + 1
-        decomposed = unicodedata.normalize("NFD", char)
-        if marks:
-            out.append(_accented(char, marks[0]))
-        elif char.isascii() or char in UNICODE_MATH or char in UNICODE_TEXT:
-            out.append(_char_latex(char))
-        elif len(decomposed) > 1 and unicodedata.combining(decomposed[1]):
-            out.append(_accented(decomposed[0], decomposed[1]))
-        else:
-            out.append(_char_latex(char))
-    return "".join(out)

@@ -141,7 +141,7 @@ def numeric_evidence(
     dps: int = 40,
     seed: int = 0,
 ) -> Proof:
-    """Largest |expr| over random points of ``domain`` at ``dps`` digits (evidence, not proof)."""
+    """Largest ``|expr|`` over random points of ``domain`` at ``dps`` digits (evidence, not proof)."""
     free = sorted(expr.free_symbols, key=str)
     missing = [s for s in free if s not in domain]
     if missing:

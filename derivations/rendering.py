@@ -3,11 +3,14 @@ r"""A model's equations as SymPy relations and as LaTeX: network, loss, derived 
 :func:`model_equations` collects the relations from the model's own objects (the width-``p`` instance, the
 derived unit field, the conservation laws found and proved by ``derivations.conservation``, the closed form);
 :func:`render_model` prints them, through the naming table, as a section of a paper's appendix. Nothing is
-typed in: every displayed formula is one of these SymPy objects.
+typed in: every displayed formula is one of these SymPy objects. A model with a matrix form
+(:data:`MATRIX_FORMS`: the two-layer linear network, whose flow ``derivations.matrix_flow`` derives for symbolic
+sizes) is displayed in it, :math:`\dot W_1 = MW_2^\top`, rather than entry by entry.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sympy as sp
@@ -15,10 +18,19 @@ import sympy as sp
 from . import models as registry
 from .closed_form import ClosedForm
 from .conservation import UnsupportedModelError, conserved_quantities
+from .matrix_flow import conserved_matrix_derivative, matrix_gradient_flow
 from .model import Model
-from .naming import align_rows, latex, text_latex
+from .naming import align_rows, latex
+from .prose import code_latex, text_latex
 
-__all__ = ["ModelEquations", "model_equations", "render_model"]
+__all__ = [
+    "MATRIX_FORMS",
+    "MatrixForm",
+    "ModelEquations",
+    "linear_network_matrix_form",
+    "model_equations",
+    "render_model",
+]
 
 DISPLAY_WIDTH = 2
 """Width ``p`` at which the network and the loss are written out (the flow and the sums are width-free)."""
@@ -92,9 +104,13 @@ def _conserved(model: Model, p: int) -> tuple[list[sp.Eq], str]:
     return [sp.Eq(sp.Symbol(f"C_{k}"), law.expr, evaluate=False) for k, law in enumerate(laws, start=1)], ""
 
 
+def _resolve(model: Model | str) -> Model:
+    return model if isinstance(model, Model) else registry.get(model)
+
+
 def model_equations(model: Model | str, p: int = DISPLAY_WIDTH) -> ModelEquations:
     """The relations displayed for ``model`` (a registered name or a :class:`Model`), written at width ``p``."""
-    model = registry.get(model)
+    model = _resolve(model)
     if not isinstance(p, int) or p < 1:
         raise ValueError(f"p must be a positive integer, got {p!r}")
     inst = model.instance(p)
@@ -111,6 +127,66 @@ def model_equations(model: Model | str, p: int = DISPLAY_WIDTH) -> ModelEquation
         closed = [sp.Eq(sp.Function(n)(t), e, evaluate=False) for n, e in model.closed_form.state.items()]
         closed += [sp.Eq(s, e, evaluate=False) for s, e in model.closed_form.coordinates.items()]
     return ModelEquations(model, p, _parameters(model), network, _quantities(model), flow, conserved, note, closed)
+
+
+@dataclass(frozen=True)
+class MatrixForm:
+    """A model's network, loss, flow and conserved quantity as matrix relations ``(lhs, rhs)``, and where the
+    entrywise model is checked against them."""
+
+    network: list[tuple[sp.Basic, sp.Basic]]
+    flow: list[tuple[sp.Basic, sp.Basic]]
+    conserved: list[tuple[sp.Basic, sp.Basic]]
+    check: str
+
+
+def _dot_matrix(name: str) -> sp.Symbol:
+    return sp.Symbol(rf"\dot{{{name[0]}}}_{{{name[2:]}}}")
+
+
+def linear_network_matrix_form() -> MatrixForm:
+    r"""The two-layer linear network in matrix form: the flow derived by matrix calculus for symbolic sizes
+    (:func:`derivations.matrix_flow.matrix_gradient_flow`), written as :math:`\dot W_1 = MW_2^\top`,
+    :math:`\dot W_2 = W_1^\top M` after checking that these factorizations equal the derived field."""
+    flow = matrix_gradient_flow()
+    W1, W2, M = flow.W1, flow.W2, sp.MatrixSymbol("M", *flow.M.shape)
+    factored = {W1: M * W2.T, W2: W1.T * M}
+    for W, product in factored.items():
+        residual = sp.expand(product.xreplace({M: flow.M}).doit() - flow.field[W])
+        if not (residual == 0 or isinstance(residual, sp.ZeroMatrix)):
+            raise ArithmeticError(f"the factorization of the derived flow of {W} does not hold")
+    x = sp.MatrixSymbol("x", W1.shape[0], 1)
+    balance = W1.T * W1 - W2 * W2.T
+    return MatrixForm(
+        network=[(sp.Function("f")(x), W2.T * W1.T * x), (sp.Symbol(r"\mathcal{L}"), flow.loss)],
+        flow=[(M, flow.M), *((_dot_matrix(W.name), product) for W, product in factored.items())],
+        conserved=[(sp.Symbol(rf"\tfrac{{d}}{{dt}}\bigl({latex(balance)}\bigr)"), conserved_matrix_derivative())],
+        check="nam2025.appC3.eq36-45.entrywise",
+    )
+
+
+MATRIX_FORMS: dict[str, Callable[[], MatrixForm]] = {"linear_network": linear_network_matrix_form}
+"""Models displayed in matrix form, by name."""
+
+
+def _matrix_align(relations: list[tuple[sp.Basic, sp.Basic]]) -> str:
+    rows = [f"&{latex(lhs)} = {latex(rhs)}".replace("^{T}", "^{\\top}") for lhs, rhs in relations]
+    return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
+
+
+def _render_matrix_form(model: Model, form: MatrixForm) -> list[str]:
+    return [
+        "\\paragraph{Network and loss.} In matrix form, for any sizes; the loss is the population loss computed "
+        "from the input moments:",
+        _matrix_align(form.network),
+        "\\paragraph{Gradient flow.} Derived from the loss by matrix calculus, with unit learning rate:",
+        _matrix_align(form.flow),
+        "\\paragraph{Conserved quantities.} Proved along the derived flow for symbolic sizes:",
+        _matrix_align(form.conserved),
+        "The registered model is its instance with one unit per hidden neuron (unit $j$ carries column $j$ of $W_1$ "
+        "and row $j$ of $W_2$); its entrywise flow is checked against this one (claim "
+        f"\\texttt{{{code_latex(form.check)}}}).",
+    ]
 
 
 def _align(relations: list[sp.Basic]) -> str:
@@ -131,12 +207,14 @@ def _learning_rates(model: Model) -> str:
 def render_model(model: Model | str, p: int = DISPLAY_WIDTH, derivation: bool = True) -> str:
     """LaTeX (a ``\\subsection`` and its displays) of the model's network, loss, derived quantities, gradient
     flow, conserved quantities, closed form and, if ``derivation``, its recorded derivation."""
-    eq = model_equations(model, p)
-    m = eq.model
+    m = _resolve(model)
     parts = [
-        f"\\subsection{{{text_latex(m.title)} (\\texttt{{{text_latex(m.name)}}})}}",
+        f"\\subsection{{{text_latex(m.title)} (\\texttt{{{code_latex(m.name)}}})}}",
         f"\\emph{{Source:}} {text_latex(m.reference)}.",
     ]
+    if m.name in MATRIX_FORMS:
+        return "\n\n".join(parts + _render_matrix_form(m, MATRIX_FORMS[m.name]()))
+    eq = model_equations(m, p)
     if eq.parameters:
         parts.append("Parameters: " + ", ".join(f"${latex(r)}$" for r in eq.parameters) + ".")
     parts += [

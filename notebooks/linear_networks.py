@@ -69,20 +69,23 @@ print(f"lambda = {mpmath.nstr(case.lam, 3)}: largest relative error {mpmath.nstr
 # %%
 t = np.linspace(0, 12, 300)
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
-for lam in (0.0, 0.5, 2.0, 8.0):
+lam_colour = {0.0: "C0", 0.5: "C1", 2.0: "C2", 8.0: "C3"}  # a λ keeps its colour in both panels
+for lam in lam_colour:
     rho0 = 0.01
     K0 = np.sqrt(lam**2 + 4 * rho0**2)
     init = {"a": [np.sqrt((K0 - lam) / 2)], "b": [np.sqrt((K0 + lam) / 2)]}
     modes = trajectory("lambda_balanced", t, {"S": [1.0]}, init)
     gamma = (modes["rho"][:, 0] - rho0) / (1 - rho0)
-    axes[0].plot(t, gamma, label=f"λ = {lam}")
+    axes[0].plot(t, gamma, color=lam_colour[lam], label=f"λ = {lam}")
     if lam > 0:
-        axes[1].plot(lam * t, gamma, label=f"λ = {lam}")
+        axes[1].plot(lam * t, gamma, color=lam_colour[lam], label=f"λ = {lam}")
 axes[1].plot(t, 1 - np.exp(-t), "k--", label=r"$1 - e^{-\tau}$")
 axes[1].set_xlim(0, 6)
 axes[0].set_xlabel("t")
 axes[1].set_xlabel("τ = |λ| t")
 axes[0].set_ylabel("γ(t; λ)")
+axes[0].set_title("Transition function")
+axes[1].set_title("In time |λ| t: the lazy limit")
 for ax in axes:
     ax.legend()
 plt.tight_layout()
@@ -96,14 +99,11 @@ lambdas, scales = np.linspace(-9, 9, 13), np.array([1.0, 2.0, 5.0, 10.0, 20.0])
 data = lazy_rich_map(lambdas, scales)
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.5), sharey=True)
 for ax, values, title in ((axes[0], data.gd, "GD, random frames"), (axes[1], data.closed_form, "closed form, aligned")):
-    image = ax.imshow(
-        np.log10(np.maximum(values.T, 1e-16)),
-        origin="lower",
-        aspect="auto",
-        extent=(lambdas[0], lambdas[-1], data.ratio[0], data.ratio[-1]),
-    )
+    # each ratio at its own position (the scales are not equally spaced)
+    image = ax.pcolormesh(lambdas, data.ratio, np.log10(np.maximum(values.T, 1e-16)), shading="nearest")
     ax.set_title(title)
     ax.set_xlabel("λ")
+    ax.set_yticks(data.ratio, [f"{r:.1f}" for r in data.ratio])
 axes[0].set_ylabel("weight-to-target ratio")
 fig.colorbar(image, ax=axes, label="log10 kernel distance")
 print("lambda = 0 row, GD / closed form:", np.round(data.gd[6] / data.closed_form[6], 1))

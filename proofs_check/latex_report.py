@@ -3,16 +3,20 @@
 Each paper's section shows the models the paper declares (:class:`proofs_check.PaperInfo`), the first time in full
 and afterwards as a cross-reference; registered models no checked paper declares go to a final section. All
 displayed formulas are printed from the SymPy objects (``derivations.rendering``, ``Derivation.latex``, the claims'
-statements) through the naming table and the papers' notation.
+statements) through the naming table and the papers' notation, and the formulas of prose through
+:func:`derivations.prose.text_latex`. The claims table of a paper is grouped by the paper's section, so that
+neither the citation nor a run of equal methods repeats, and claim ids are never broken.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
+from itertools import groupby
 
 from derivations import models as model_registry
 from derivations.model import Model
-from derivations.naming import text_latex
+from derivations.prose import code_latex, text_latex
 from derivations.rendering import render_model
 from proofs_check.claims import Status
 from proofs_check.paper import PaperInfo
@@ -27,6 +31,9 @@ PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 \usepackage[margin=2cm]{geometry}
 \usepackage{amsmath,amssymb}
 \usepackage{array,longtable,booktabs}
+\usepackage{xcolor}
+\usepackage[colorlinks,linkcolor=blue!50!black,urlcolor=blue!50!black,citecolor=blue!50!black]{hyperref}
+\usepackage{bookmark}
 \allowdisplaybreaks
 \setlength{\parindent}{0pt}
 \setlength{\parskip}{0.4em}
@@ -38,7 +45,7 @@ PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 CONVENTIONS: tuple[tuple[str, str], ...] = (
     (
         "Loss normalisation",
-        "Every model's loss is the population loss L = ½ E[(f(x) − f*(x))²], computed exactly from the input "
+        "Every model's loss is the population loss L = ½ E[(f(x) − f^*(x))²], computed exactly from the input "
         "moments; gradient flow is θ̇ = −η ∇L with η = 1 unless the model declares layer-wise learning rates. "
         "Nam et al. eqs 2 and 71 [uncertain] are read with the factor ½ and E x² = 1 (for E x² ≠ 1 rescale time).",
     ),
@@ -52,7 +59,7 @@ CONVENTIONS: tuple[tuple[str, str], ...] = (
         "Name D0 [uncertain]",
         "D0 = √(S² + Σ0² − S0²) is our name for the square root in γ± = (S ± D0)/(Σ0 + S0); the paper may use another.",
     ),
-    ("S0 [reconstructed]", "S0 = Z⁻¹ Σ a_i(0) b_i(0) = θ(0), printed 𝒮0 (calligraphic) as in the paper."),
+    ("S0 [reconstructed]", "S0 = Z⁻¹ Σ_i a_i(0) b_i(0) = θ(0), printed calligraphic as in the paper."),
     ("γ(0) in the proof of Theorem 3", "γ(0) = 1; the printed γ(0) = 0 is a typo (erratum nam2025.appH.gamma0)."),
     (
         "Δ0 in Remark 4 [uncertain]",
@@ -62,8 +69,8 @@ CONVENTIONS: tuple[tuple[str, str], ...] = (
     (
         "Equation numbers [uncertain]",
         "Nam et al. App. H equations 77–95 are matched to the proof steps by position. For Xu & Ziyin the body "
-        "text is unavailable: formulas are the spec's reconstruction, and equation numbers are quoted only where "
-        "a secondary summary gives them.",
+        'text was unavailable: their formulas are reconstructed from the model (marked "reconstructed"), and '
+        "equation numbers are quoted only where a secondary summary gives them.",
     ),
     (
         "Alignment ζ (Xu & Ziyin) [uncertain]",
@@ -82,13 +89,12 @@ CONVENTIONS: tuple[tuple[str, str], ...] = (
 )
 """Conventions and the resolution of each [uncertain] item of the specs."""
 
-TABLE_HEAD = (
-    r"\begin{longtable}{L{4.8cm}L{4.0cm}L{2.2cm}L{4.6cm}}"
-    "\n"
-    r"\toprule claim & citation & status & method \\ \midrule\endhead"
-    "\n"
-    r"\bottomrule\endfoot"
-)
+STATUS_WIDTH = "2.3cm"
+WHERE_WIDTH = "2.6cm"
+TT_CHAR = 4.2
+"""Width (pt) of one typewriter character at ``\footnotesize`` (cmtt, 0.525 em of 8 pt)."""
+DITTO = "''"
+"""Printed for a method equal to the one above it in the same group (a ditto mark)."""
 
 
 def _label(model: Model) -> str:
@@ -103,7 +109,7 @@ def _models_section(names: Sequence[str], models: Mapping[str, Model], rendered:
         if name in rendered:
             parts.append(
                 f"\\subsection{{{text_latex(model.title)}}}\nSee Section~\\ref{{{_label(model)}}} "
-                f"(\\texttt{{{text_latex(name)}}})."
+                f"(\\texttt{{{code_latex(name)}}})."
             )
             continue
         rendered.add(name)
@@ -113,18 +119,53 @@ def _models_section(names: Sequence[str], models: Mapping[str, Model], rendered:
     return parts
 
 
-def _breakable_id(claim_id: str) -> str:
-    return text_latex(claim_id).replace(".", r".\allowbreak{}").replace(r"\_", r"\_\allowbreak{}")
+def _local_id(claim_id: str, paper: str) -> str:
+    """The id without its paper's key (the table sits in the paper's section)."""
+    return claim_id[len(paper) + 1 :] if claim_id.startswith(f"{paper}.") else claim_id
 
 
-def claims_table(records: Sequence[Record]) -> str:
-    """A ``longtable`` of the records: claim id, citation, status, method."""
-    rows = [
-        f"\\texttt{{{_breakable_id(r.claim.id)}}} & {text_latex(r.claim.citation.reference)} & "
-        f"{text_latex(r.outcome.status.value)} & {text_latex(r.outcome.method)} \\\\"
-        for r in records
-    ]
-    return "{\\footnotesize\n" + TABLE_HEAD + "\n" + "\n".join(rows) + "\n\\end{longtable}}"
+def _citation_group(record: Record) -> str:
+    """The part of the paper a claim is made in (the section cited, up to its first comma)."""
+    citation = record.claim.citation
+    return (citation.section or citation.reference).split(",")[0].strip()
+
+
+def _where(record: Record) -> str:
+    """Where in its group a claim is made: the rest of the section cited, and the equation."""
+    citation = record.claim.citation
+    rest = (citation.section or citation.reference).split(",", 1)[1:]
+    equation = [f"eq. {citation.equation}"] if citation.equation else []
+    return ", ".join([part.strip() for part in rest] + equation)
+
+
+def claims_table(records: Sequence[Record], paper: str = "") -> str:
+    """A ``longtable`` of the records (claim id without ``paper.``, where in the section, status, method), one group
+    per section of the paper cited, in order of first appearance; a method equal to the one above it in its group
+    is a ditto mark. Ids are set in one piece: the id column is as wide as the longest."""
+    order = list(dict.fromkeys(_citation_group(r) for r in records))
+    ordered = sorted(records, key=lambda r: order.index(_citation_group(r)))
+    ids = [_local_id(r.claim.id, paper) for r in records]
+    id_width = f"{max((len(i) for i in ids), default=5) * TT_CHAR + 2:.0f}pt"
+    method_width = f"\\dimexpr\\linewidth-{id_width}-{STATUS_WIDTH}-{WHERE_WIDTH}-6\\tabcolsep\\relax"
+    head = (
+        f"\\begin{{longtable}}{{@{{}}>{{\\ttfamily}}p{{{id_width}}}L{{{WHERE_WIDTH}}}L{{{STATUS_WIDTH}}}"
+        f"L{{{method_width}}}@{{}}}}\n"
+        "\\toprule \\normalfont claim & where & status & method \\\\ \\midrule\\endhead\n\\bottomrule\\endfoot"
+    )
+    rows = []
+    for group, members in groupby(ordered, key=_citation_group):
+        heading = f"\\normalfont\\bfseries {text_latex(group)}"
+        rows.append(f"\\addlinespace\\multicolumn{{4}}{{@{{}}L{{\\linewidth}}@{{}}}}{{{heading}}} \\\\*")
+        previous = None
+        for r in members:
+            method = r.outcome.method
+            shown = DITTO if method == previous and method else text_latex(method)
+            previous = method
+            rows.append(
+                f"{code_latex(_local_id(r.claim.id, paper))} & {text_latex(_where(r))} & "
+                f"{text_latex(r.outcome.status.value)} & {shown} \\\\"
+            )
+    return "{\\footnotesize\n" + head + "\n" + "\n".join(rows) + "\n\\end{longtable}}"
 
 
 def _refutation(record: Record) -> str:
@@ -143,7 +184,7 @@ def errata_section(records: Sequence[Record]) -> str:
     items = []
     for record in errata:
         items.append(
-            f"\\subsection*{{\\texttt{{{text_latex(record.claim.id)}}}}}\n"
+            f"\\subsection*{{\\texttt{{{code_latex(record.claim.id)}}}}}\n"
             f"\\emph{{Refutation of the printed form:}} {_refutation(record)} "
             f"(method: {text_latex(record.outcome.method)}).\n\n{record.claim.latex}"
         )
@@ -159,7 +200,7 @@ def conventions_section(models: Mapping[str, Model], package_conventions: bool =
     model's own notes; "" if there is nothing to say."""
     items = [f"\\item[{{{text_latex(topic)}.}}] {text_latex(text)}" for topic, text in CONVENTIONS]
     notes = [
-        f"\\item[{{\\texttt{{{text_latex(name)}}}:}}] " + "; ".join(text_latex(n) for n in model.notes)
+        f"\\item[{{\\texttt{{{code_latex(name)}}}:}}] " + "; ".join(text_latex(n) for n in model.notes)
         for name, model in models.items()
         if model.notes
     ]
@@ -181,12 +222,13 @@ def _checker(record: Record) -> str:
 
 
 def checkers_section(records: Sequence[Record]) -> str:
-    """Which checker decided which claims."""
+    """Which checker decided which claims; ids unbroken, lines broken between them."""
     groups: dict[str, list[str]] = {}
     for record in records:
         groups.setdefault(_checker(record), []).append(record.claim.id)
     items = [
-        f"\\item[{{{text_latex(name)} ({len(ids)}):}}] " + ", ".join(f"\\texttt{{{_breakable_id(i)}}}" for i in ids)
+        f"\\item[{{{text_latex(name)} ({len(ids)}):}}] "
+        + ", ".join(f"\\mbox{{\\texttt{{{code_latex(i)}}}}}" for i in ids)
         for name, ids in groups.items()
     ]
     # ragged right: lists of long typewriter ids cannot be stretched to a justified line
@@ -196,9 +238,9 @@ def checkers_section(records: Sequence[Record]) -> str:
 
 
 def _paper_heading(paper: PaperInfo) -> list[str]:
-    link = f", \\texttt{{{text_latex(paper.url)}}}" if paper.url else ""
+    link = f", \\url{{{paper.url}}}" if paper.url else ""
     source = f"{text_latex(', '.join(paper.authors))}. {text_latex(paper.venue)} {paper.year}{link}."
-    registered = f"Claims registered as \\texttt{{{text_latex(paper.key)}}}."
+    registered = f"Claims registered as \\texttt{{{code_latex(paper.key)}}}."
     return [f"\\section{{{text_latex(paper.title)}}}", f"{source} {registered}"]
 
 
@@ -207,9 +249,24 @@ def _paper_section(paper: PaperInfo, records: Sequence[Record], models: Mapping[
     names = [name for name in paper.models if name in models]
     if names:
         parts += _models_section(names, models, rendered)
-    parts += [f"\\subsection{{Claims of \\texttt{{{text_latex(paper.key)}}}}}", claims_table(records)]
+    parts += [f"\\subsection{{Claims of \\texttt{{{code_latex(paper.key)}}}}}", claims_table(records, paper.key)]
     parts += ["\\subsection{Statements}", *(r.claim.latex for r in records)]
     return "\n\n".join(parts)
+
+
+def _front_matter(records: Sequence[Record], date: str) -> list[str]:
+    """Title, author (the package and its version), date, the summary and the contents."""
+    from proofs_check.cli import DISTRIBUTION, version
+
+    title = "Derivations and checked claims of layerwise-linear gradient flows"
+    return [
+        f"\\hypersetup{{pdftitle={{{title}}},pdfauthor={{{DISTRIBUTION} {version()}}}}}",
+        f"\\title{{{title}}}\n\\author{{\\texttt{{{DISTRIBUTION}}} {code_latex(version())}}}\n"
+        f"\\date{{{code_latex(date)}}}\n\\maketitle",
+        "Generated by \\texttt{python -m proofs\\_check}. Every displayed formula is printed from the SymPy "
+        "object that the checks use. " + text_latex(summary_line(records)) + ".",
+        "\\tableofcontents",
+    ]
 
 
 def document(
@@ -217,10 +274,12 @@ def document(
     papers: Sequence[PaperInfo],
     models: Mapping[str, Model] | None = None,
     include_uncited: bool = True,
+    date: str | None = None,
 ) -> str:
     """The standalone document for the checked ``records`` of ``papers``. ``models`` (name → Model) are the models
     available to render (default: the registry); a paper's models missing there are skipped, and registered
-    models that no paper declares get a final section only if ``include_uncited``."""
+    models that no paper declares get a final section only if ``include_uncited``. ``date`` is printed under the
+    title (default: today, ISO 8601)."""
     available = dict(models or {})
     for name in model_registry.names():
         available.setdefault(name, model_registry.get(name))
@@ -228,10 +287,7 @@ def document(
     shown = {name: m for name, m in available.items() if name in declared or include_uncited}
     rendered: set[str] = set()
     body = [
-        "\\title{Derivations and checked claims of layerwise-linear gradient flows}\n\\date{}\n\\maketitle",
-        "Generated by \\texttt{python -m proofs\\_check}. Every displayed formula is printed from the SymPy "
-        "object that the checks use. " + text_latex(summary_line(records)) + ".",
-        "\\tableofcontents",
+        *_front_matter(records, date or datetime.date.today().isoformat()),
         conventions_section(shown, package_conventions=any(p.key in BUILTIN_PAPERS for p in papers)),
     ]
     for paper in papers:

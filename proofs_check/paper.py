@@ -269,7 +269,7 @@ class Paper:
         assume: Iterable[object] = (),
     ) -> Experiment:
         """Declare a numeric experiment ``<key>.<id>``: ``measure()`` returns the value(s) of ``quantity`` (a
-        notation symbol, printed in the statement |quantity - expected| <= tolerance); numerically supported if
+        notation symbol, printed in the statement ``|quantity - expected| <= tolerance``); numerically supported if
         every value is within ``tolerance`` of ``expected``, refuted (with the values) otherwise."""
         if not (isinstance(tolerance, (int, float)) and tolerance >= 0 and math.isfinite(tolerance)):
             raise ValueError(f"experiment {self.key}.{id}: tolerance must be a finite number >= 0, got {tolerance!r}")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.naming import align_rows, latex, text_latex
+from derivations.naming import align_rows, latex
+from derivations.prose import code_latex, text_latex
 from proofs_check.claims import Claim
 
 __all__ = ["claim_latex", "formula_latex"]
@@ -35,7 +36,7 @@ def _assumption(claim: Claim, assumption: object) -> str:
 def claim_latex(claim: Claim) -> str:
     """``claim`` as a LaTeX paragraph: id and citation, assumptions, then its statement; for an erratum the printed
     statement and its correction."""
-    lines = [f"\\paragraph{{\\texttt{{{text_latex(claim.id)}}}}} {text_latex(claim.citation.reference)}."]
+    lines = [f"\\paragraph{{\\texttt{{{code_latex(claim.id)}}}}} {text_latex(claim.citation.reference)}."]
     if claim.assumptions:
         lines.append("\\emph{Assumptions:} " + "; ".join(_assumption(claim, a) for a in claim.assumptions) + ".")
     if claim.corrected is None:

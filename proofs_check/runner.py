@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 
-from derivations.naming import text_latex
+from derivations.prose import text_latex
 from proofs_check.claims import Citation, Claim, Outcome
 
 __all__ = ["ClaimText", "Record", "run_check", "run_claims"]

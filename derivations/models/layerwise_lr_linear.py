@@ -64,7 +64,7 @@ def _cosine(cosine: sp.Expr, defined: sp.Basic) -> sp.Expr:
 MODEL = Model(
     name="layerwise_lr_linear",
     title="Linear network with layer-wise learning rates",
-    reference="Xu & Ziyin 2025 (ICLR), §2 (spec models-xu-ziyin2025.md §1-2)",
+    reference="Xu & Ziyin 2025 (ICLR), §2",
     state_names=("u", "w"),
     unit_param_names=(),
     shared_param_names=("gamma", "eta_u", "eta_w", "a", "b"),

@@ -37,7 +37,7 @@ def layerwise_lr_matrix(d0: int = 3) -> Model:
     return Model(
         name="layerwise_lr_matrix",
         title=f"Linear network with a full first layer (d0 = {d0}) and layer-wise learning rates",
-        reference="Xu & Ziyin 2025, Proposition 1 (spec models-xu-ziyin2025.md §1)",
+        reference="Xu & Ziyin 2025, Proposition 1",
         state_names=("u", *rows),
         unit_param_names=(),
         shared_param_names=("gamma", "eta_u", "eta_w", "a", "b", *directions),

@@ -97,7 +97,7 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
     return Model(
         name="linear_network",
         title=f"Two-layer linear network (d = {d}, c = {c})",
-        reference="Nam et al. 2025, eq 4 and App. C.3 (spec models-nam2025.md §1)",
+        reference="Nam et al. 2025, eq 4 and App. C.3",
         state_names=(*rows1, *rows2),
         unit_param_names=(),
         shared_param_names=(*sxx, *sxy, *syy),

@@ -46,7 +46,7 @@ def _build(beta: int) -> Model:
     return Model(
         name="power_activation",
         title=f"Power-activation network, sigma(z) = z^{beta}, with layer-wise learning rates",
-        reference="Xu & Ziyin 2025 (ICLR), power activation (spec models-xu-ziyin2025.md §3)",
+        reference="Xu & Ziyin 2025 (ICLR), power activation",
         state_names=("u", "w"),
         unit_param_names=(),
         shared_param_names=("gamma", "eta_u", "eta_w", "a", "b"),

@@ -55,24 +55,20 @@ def check(name: str, *args: object) -> Callable[[], Outcome]:
     return run
 
 
-def spec(where: str) -> str:
-    return f"{where} (spec agf-kunin2025.md)"
-
-
 PAPER.claim(
     "dln.pf_staircase",
     "Diagonal network (test A): PF Algorithm 1, t_{k+1} = t_k + inf{δ : s_k − δ∇L(β_k) hits ±1} with β_k the "
     "sign-constrained least squares on the saturated coordinates, is a staircase whose every step meets these "
     "defining conditions",
-    where=spec("§3 (diagonal networks), spec §4a, §5A"),
-    assume=("spec §5A data (rng 10, d = 5, n = 20)", "loss ‖Xβ − y‖²/(2n)"),
+    where="§3 (diagonal networks)",
+    assume=("data of reference test A (rng 10, d = 5, n = 20)", "loss ‖Xβ − y‖²/(2n)"),
     check=check("_pf_reference"),
 )
 PAPER.claim(
     "dln.agf_is_pf",
     "Diagonal network: Algorithm 1 (dormant flow exact in log coordinates, collapse rule S = c) reproduces PF "
     "Algorithm 1, and a dormant neuron's accumulated utility ηSᵢ/cᵢ equals PF's |sᵢ| (activation at ηSᵢ = cᵢ)",
-    where=spec("§3 (diagonal networks), spec §4a"),
+    where="§3 (diagonal networks)",
     assume=("init u = √2 α, v = 0", "thresholds at norm 1; rescaled time t/log(1/α)"),
     check=check("_agf_is_pf"),
 )
@@ -81,7 +77,7 @@ PAPER.claim(
     "Theorem 3.1 (proved in the paper; here its reduction and dormant limits are proved, dln.theorem3_1.*, and the "
     "convergence of the rescaled flow to PF's path is checked numerically): diagonal-network gradient flow converges "
     "to AGF as α → 0: |τ_GF − τ_AGF| log(1/α) bounded, same order, plateaus at ℓ_k",
-    where=spec("Theorem 3.1, spec §4a, §5A"),
+    where="Theorem 3.1",
     assume=("α = 1e-4, 1e-8, 1e-16, 1e-32", "jump = first loss crossing of √(ℓ_{k−1}ℓ_k) (ℓ_{k−1}/100 for ℓ_k = 0)"),
     check=check("_dln_theorem"),
 )
@@ -89,21 +85,21 @@ PAPER.claim(
     "dln.gd_time_map",
     "Diagonal network: plain GD with lr 1e-3 and t = lr·steps follows the same staircase as GF (jump times within "
     "0.5 %)",
-    where=spec("spec §1 (time map), §5A"),
+    where="setup (rescaled time of gradient descent)",
     assume=("α = 1e-4, 1e-8", "u = √2 α, v = 0"),
     check=check("_gd_time_map"),
 )
 PAPER.claim(
     "dln.redormancy",
     "Re-dormancy (test B): collapse at t₂ = 0.600 with S = c, s₁ = 0 at (t₂ + t₃)/2 = 2.029 = the GF sign change",
-    where=spec("§3 (Algorithm 1, collapse rule), spec §5B"),
+    where="§3 (Algorithm 1, collapse rule)",
     assume=("PF 2-D example X = chol(R diag(1, 25) Rᵀ), β* = (−0.2, 2)",),
     check=check("_redormancy"),
 )
 PAPER.claim(
     "fcn.saddles",
     "Fully connected network: GF plateaus are the reduced-rank regression saddles, ℓ_k = ½(tr Σyy − Σ_{j≤k} μ_j)",
-    where=spec("§4 (linear networks), spec §4b, §5C"),
+    where="§4 (linear networks)",
     assume=("population loss, d = c = H = 4",),
     check=check("_fcn_saddles"),
 )
@@ -111,7 +107,7 @@ PAPER.claim(
     "fcn.whitened_jump_times",
     "Fully connected network, commuting case (Σxx = I): jump times τ_k = 1/σ_k(Σyx) (exact AGF prediction; GF "
     "checked numerically)",
-    where=spec("§4 (linear networks), spec §4b, §5C"),
+    where="§4 (linear networks)",
     assume=("Σxx = I", "init aᵢ ~ N(0, α²/(2c)), wᵢ ~ N(0, α²/(2d)) (standard deviations)"),
     check=check("_fcn_times", True),
 )
@@ -119,7 +115,7 @@ PAPER.claim(
     "fcn.agf_commuting",
     "Fully connected network, commuting case: Algorithm 1 (numerics.agf, 4 random neurons) gives the saddles and "
     "τ_k = 1/σ_k",
-    where=spec("§4 (linear networks), spec §3, §4b"),
+    where="§4 (linear networks)",
     assume=("Σxx = I", "α = 1e-25 … 1e-300 (log coordinates)"),
     check=check("_fcn_agf_commuting"),
 )
@@ -127,7 +123,7 @@ PAPER.claim(
     "fcn.conjecture4_1",
     "Conjecture 4.1 (a conjecture of the paper, checked numerically): non-commuting jump times satisfy "
     "Σ_{i<k} σ^{(i)}_{k−i} (τ_{i+1} − τ_i) = 1",
-    where=spec("Conjecture 4.1, spec §4b, §5C"),
+    where="Conjecture 4.1",
     assume=("Σxx = Q diag(3, 1, 0.3, 0.1) Qᵀ, not commuting with ΣyxᵀΣyx",),
     check=check("_fcn_times", False),
 )
@@ -135,21 +131,21 @@ PAPER.claim(
     "attention.levels_exact",
     "Attention: the critical point learning components 1..k has loss ℓ_k = ½[tr Σ − Σ_j Nλ_j²/(tr Σ + (N+1)λ_j)], "
     "with γ_j = 1/(tr Σ + (N+1)λ_j)",
-    where=spec("§4 (linear transformer), spec §4c"),
+    where="§4 (linear transformer)",
     assume=("Σ = diag(λ), Γ diagonal", "Wishart moments of C = Σₙ xₙxₙᵀ"),
     check=check("_attention_levels_exact"),
 )
 PAPER.claim(
     "attention.plateaus",
     "Attention: GF plateaus sit at ℓ_k and heads learn principal components in decreasing λ",
-    where=spec("§4 (linear transformer), spec §4c"),
+    where="§4 (linear transformer)",
     assume=("λ = (1, 0.6, 0.3), N = 5, H = 3", "α = 1e-2, 1e-3, 1e-4"),
     check=check("_attention_plateaus"),
 )
 PAPER.claim(
     "attention.jump_bound",
     "Attention: measured jump times satisfy eq. 7, τ_k − τ_{k−1} ≥ √3/(ηNλ_k² max_{i∈D} ‖θᵢ(τ_{k−1})‖)",
-    where=spec("§4, eq. 7 (form from [C]), spec §4c"),
+    where="§4, eq. 7 (form from the authors' code)",
     eq="7",
     assume=("dormant heads: norm < 0.1 at the previous jump",),
     check=check("_attention_bound"),
@@ -157,14 +153,14 @@ PAPER.claim(
 PAPER.claim(
     "modular.fourier_form",
     "Modular addition: U = (2/p³) Re Σ_k û_k v̂_k conj(ŵ_k) |x̂_k|² conj(x̂_k) for a mean-centred template",
-    where=spec("§5 (modular addition), spec §4d"),
+    where="§5 (modular addition)",
     check=check("_fourier_form"),
 )
 PAPER.claim(
     "modular.theorem5_1",
     "Theorem 5.1 (checked numerically): utility maximizers are cosines at k*, φ_w = φ_u + φ_v − arg x̂[k*], "
     "U* = ½(2/(3p))^{3/2}|x̂[k*]|³",
-    where=spec("Theorem 5.1, spec §4d, §5D"),
+    where="Theorem 5.1",
     assume=("p = 13, random mean-centred template",),
     check=check("_theorem51"),
 )
@@ -190,7 +186,7 @@ def _stacked(name: str, side: int, power: bool = False) -> Callable[[], sp.Matri
     return build
 
 
-EQ2 = spec("§2, eq. 2 (content [U]), spec §2")
+EQ2 = "§2, eq. 2 (its content as reconstructed; uncertain)"
 EQ2_SIZES = (
     "f(x) = Σᵢ aᵢ σ(wᵢᵀx), σ(z) = z^{κ−1}, κ = 2 (linear) and κ = 3 (quadratic), stacked",
     "d = c = n = 2 with symbolic data, loss (1/2n) Σ‖y − f‖²",
@@ -249,7 +245,7 @@ for _name, _lhs, _rhs, _assumed in (
 PAPER.claim(
     "utility.thresholds",
     sp.Eq(threshold_integral, threshold),
-    where=spec("§2, eq. 2 and the thresholds c_i (normalization convention-dependent), spec §2"),
+    where="§2, eq. 2 and the thresholds c_i (normalization convention-dependent)",
     eq="2",
     assume=(
         "the norm equation separated: ∫ν^{1−κ}dν from ‖θ₀‖ to ‖θ‖ equals ηS (sympy.integrate)",
@@ -277,7 +273,7 @@ dormant_value = PAPER.symbol("dormant_values", r"(s_i - 1, s_i, 2s_i - 2)", _der
 PAPER.claim(
     "dln.theorem3_1.mirror_flow",
     sp.Eq(mirror_lhs, mirror_rhs),
-    where=spec("Theorem 3.1 (its proof's reduction), spec §4a"),
+    where="Theorem 3.1 (its proof's reduction)",
     assume=(
         "uᵢ = √2α cosh xᵢ, vᵢ = √2α sinh xᵢ, ẋᵢ = −∂L/∂βᵢ =: −g, xᵢ(0) = 0 (init u = √2α, v = 0)",
         "−∂L/∂u, −∂L/∂v by the chain rule from L(uv)",
@@ -286,7 +282,7 @@ PAPER.claim(
 PAPER.claim(
     "dln.theorem3_1.dormant_limits",
     sp.Eq(dormant_limit, dormant_value),
-    where=spec("Theorem 3.1 (AGF's accumulated utility is PF's dual variable), spec §4a"),
+    where="Theorem 3.1 (AGF's accumulated utility is PF's dual variable)",
     assume=("xᵢ = sᵢ log(1/α), sᵢ > 0 (sᵢ < 0 is the mirror image)", "‖θᵢ(0)‖ = √2α, cᵢ = −log‖θᵢ(0)‖"),
 )
 
@@ -308,7 +304,7 @@ def _cyclic_energy() -> sp.Expr:
     return sp.Add(*(sp.expand(c * sp.conjugate(c)) for c in cyclic_fit().values()))
 
 
-THM52 = spec("Theorem 5.2 (statement [U]), spec §4d")
+THM52 = "Theorem 5.2 (its statement as reconstructed; uncertain)"
 loss_mod = PAPER.symbol("L_mod", r"\mathcal L", _derived("modular_harmonics", "loss_identity", 0))
 loss_rest = PAPER.symbol("L_rest", r"\mathcal L_{\neg k}", _derived("modular_harmonics", "loss_identity", 1))
 harmonic_energy = PAPER.symbol(
@@ -359,7 +355,7 @@ PAPER.claim(
     "modular.plateau_levels",
     "With the K dominant frequencies fully fit the loss is ℓ_K = ½(‖x‖² − Σ_{j≤K} P_{k_j}), P_k = 2|x̂_k|²/p "
     "(the authors' mean-MSE: 2ℓ_K/p); six cyclic neurons per learned frequency reach it",
-    where=spec("§5 (modular addition), spec §4d"),
+    where="§5 (modular addition)",
     assume=("p = 13 template of test D", "loss ½ mean over the p² pairs of ‖y − f‖²"),
     check=check("_plateau_levels"),
 )
@@ -367,7 +363,7 @@ PAPER.claim(
     "modular.eq9_bound",
     "Modular addition: measured GF jump times satisfy eq. 9, τ_k − τ_{k−1} ≥ α/(3U*_k max_{i∈D}‖θᵢ(τ_{k−1})‖) with "
     "U*_k Theorem 5.1's maximal utility at the k-th largest |x̂_k|",
-    where=spec("§5, eq. 9 (form [U/D]), spec §4d"),
+    where="§5, eq. 9 (its form as reconstructed; uncertain)",
     eq="9",
     assume=("p = 5, H = 12, α = 1e-2, rescaled time tα", "dormant: norm < 0.1 at the previous jump"),
     check=check("_eq9_bound"),
@@ -375,7 +371,7 @@ PAPER.claim(
 
 
 # ---------------------------------------------------------------- kappa = 3 and simultaneous activation
-KAPPA3 = spec("§2–§3 (κ = 3, quadratic activations), spec §1, §3, §5 agreement measures")
+KAPPA3 = "§2–§3 (κ = 3, quadratic activations)"
 PAPER.claim(
     "kappa3.jump_times",
     "κ = 3 (quadratic σ): AGF (Algorithm 1) and gradient flow of the network from scale α have the same sequence of "
@@ -398,11 +394,11 @@ PAPER.claim(
     "kappa3.jump_bound",
     "κ = 3: measured GF jump times satisfy the eq. 7/9 lower bound τ_k − τ_{k−1} ≥ α/(3U*_k max_{i∈D}‖θᵢ(τ_{k−1})‖) "
     "(perfect alignment), U*_k the maximal utility against the residual of the (k−1)-th saddle",
-    where=spec("eqs. 7 and 9 (the κ > 2 bound), spec §2, §5"),
+    where="eqs. 7 and 9 (the κ > 2 bound)",
     assume=("teacher problem, α = 1e-2, 1e-3, 1e-4", "U* = 2|μ_max(M)|/(3√3), M = (1/n)Σ r xxᵀ"),
     check=check("_kappa3_bound"),
 )
-SIMULTANEOUS = spec("§3, Algorithm 1 (I* may hold several indices [R]), spec §3")
+SIMULTANEOUS = "§3, Algorithm 1 (I* may hold several indices)"
 PAPER.claim(
     "simultaneous.dln",
     "Simultaneous activation, κ = 2: with a tie (β* = (2, 2, 1), orthogonal design) AGF activates coordinates 1 and 2 "

@@ -323,12 +323,12 @@ def _fcn_times(whitened: bool) -> Check:
         skipped = [f"jump {k + 1} at alpha={r.alpha:.0e}" for r in runs for k in range(4) if not trusted(r.alpha, k)]
         detail = f"predicted {_fmt(predicted)}; {_report(runs)}"
         if skipped:
-            detail += (
-                f"; not assessed (mode amplitude below float64 resolution {FLOAT_FLOOR:.0e}, spec §3 pitfall): "
-                + ", ".join(skipped)
+            detail += f"; not assessed (mode amplitude below float64 resolution {FLOAT_FLOOR:.0e}): " + ", ".join(
+                skipped
             )
         return _verdict(
-            "GF of A W from the spec §1 init (LSODA with Jacobian, rtol 1e-12, atol 1e-6 alpha²), population loss",
+            "GF of A W from a small initialization of scale alpha (LSODA with Jacobian, rtol 1e-12, "
+            "atol 1e-6 alpha²), population loss",
             failures,
             detail,
         )

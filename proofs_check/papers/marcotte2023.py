@@ -16,7 +16,7 @@ PAPER = Paper(
     2023,
     url="https://arxiv.org/abs/2307.00144",
 )
-WHERE = "number of laws D − dim Lie(W)(θ) and polynomial laws (tooling-notes §2)"
+WHERE = "number of independent laws D − dim Lie(W)(θ); polynomial laws"
 
 # a regularized loss is not l(phi(theta)): laws for every loss do not apply to it (skipped_models says so)
 for _name in (n for n in models.BUILTIN if models.get(n).regularizer is None):
@@ -33,7 +33,7 @@ for _d, _r, _c in LINEAR_CASES:
         f"linear.d{_d}_r{_r}_c{_c}",
         f"φ = U₁U₂ with (d, r, c) = ({_d}, {_r}, {_c}) has r(r+1)/2 = {_r * (_r + 1) // 2} independent conservation "
         "laws, the entries of U₁ᵀU₁ − U₂U₂ᵀ",
-        where="two-layer linear networks: the laws U₁ᵀU₁ − U₂U₂ᵀ are complete (tooling-notes §2)",
+        where="two-layer linear networks: the laws U₁ᵀU₁ − U₂U₂ᵀ are complete",
         assume=("generic θ", "every loss ℓ(U₁U₂)"),
         check=linear_count(_d, _r, _c),
     )

@@ -131,7 +131,7 @@ s_dot = PAPER.symbol("s_dot", r"\dot s_i", lambda: DIAGONAL.unit_time_derivative
 PAPER.claim(
     "sec2.lambda_balanced_mode",
     sp.Eq(s_dot, lam * sp.sqrt(C_i**2 + 4 * s_i**2) * (S_i - s_i)),
-    where="§2 (spec §2, §7)",
+    where="§2",
     assume=("√(C² + 4s²) = a² + b² ≥ 0",),
     check=deferred(
         lambda: identities(
@@ -281,7 +281,7 @@ PAPER.claim(
         sp.Matrix([Sigma0**2 - S0**2, 2 * Sigma_g * (S - theta_g) / Z, lam_eff**2 + 4 * theta_g**2]),
         evaluate=False,
     ),
-    where="§7 (spec §5, derived)",
+    where="§7 (derived)",
     assume=("Σ(t) ≥ 0, so √(λ_eff² + 4θ²) = 2Σ(t) and θ̇ = Z⁻¹ √(λ_eff² + 4θ²)(S − θ)",),
 )
 sign = PAPER.symbol("sigma_i", r"\sigma_i", real=True)
@@ -307,7 +307,7 @@ def _ntk_residual() -> sp.Expr:
 PAPER.claim(
     "sec6.ntk_scalar",
     "NTK of the scalar network: K(x, x') = Z⁻² Σᵢ (aᵢ² + bᵢ²) x x' = (2Σ/Z) x x' (width 3, explicitly)",
-    where="§6 (spec §6 table)",
+    where="§6 (NTK table)",
     check=deferred(lambda: identities([_ntk_residual()])),
 )
 
@@ -335,7 +335,7 @@ def _saddle() -> Outcome:
 PAPER.claim(
     "appH.degenerate.saddle",
     "Σ0 + 𝒮0 = 0 (all aᵢ(0) = −bᵢ(0)): the Riccati equation is linear; θ(t) = −(Σ0 − 𝒮0)/(2γ) ≤ 0 never reaches S > 0",
-    where="App. H (spec §5)",
+    where="App. H",
     check=_saddle,
 )
 gdot0_fixed = PAPER.symbol(
@@ -344,7 +344,7 @@ gdot0_fixed = PAPER.symbol(
 PAPER.claim(
     "appH.degenerate.fixed_point",
     sp.Eq(gdot0_fixed, 0),
-    where="App. H (spec §5)",
+    where="App. H",
     assume=("S = 𝒮0: γ ≡ 1 is a fixed point",),
 )
 
@@ -368,7 +368,7 @@ PAPER.claim(
         sp.Matrix([1, 1]),
         evaluate=False,
     ),
-    where="§7 and App. H (spec §5 limits table)",
+    where="§7 and App. H (limits)",
     assume=("𝒮0 = 0", "S > 0", "lazy: Σ0/S → ∞; rich: Σ0/S → 0"),
 )
 

@@ -285,21 +285,21 @@ PAPER.claim(
 PAPER.claim(
     "sec6.ntk_table",
     "NTKs: linear model xᵀx'; diagonal net Σ(aᵢ² + bᵢ²) xᵢ xᵢ'; LNN (xᵀW₁W₁ᵀx') I_c + (xᵀx') W₂ᵀW₂",
-    where="§6 (spec §6 table)",
+    where="§6 (NTK table)",
     assume=("LNN at d = 3, c = 2, p = 2 explicitly",),
     check=deferred(lambda: identities(_ntk_table_residuals())),
 )
 PAPER.claim(
     "sec6.ntk_gram",
     "On data X (d × N) the cN × cN Gram matrix is I_c ⊗ XᵀW₁ᵀW₁X + W₂W₂ᵀ ⊗ XᵀX (code orientation)",
-    where="§6 (spec §6)",
+    where="§6",
     assume=("d = c = p = N = 2 with symbolic data",),
     check=deferred(lambda: identities(_gram_residuals())),
 )
 PAPER.claim(
     "sec6.kernel_distance_scalar",
     "For the scalar network K_t ∝ x x' only rescales: the kernel distance S(t) ≡ 0",
-    where="§6 (spec §6)",
+    where="§6",
     assume=("Σ(t) > 0",),
     check=deferred(lambda: identities(_kernel_distance_scalar())),
 )
@@ -307,7 +307,7 @@ PAPER.claim(
     "fig6a.lazy_rich_map",
     "Lazy/rich map: the final kernel distance falls as |λ| grows (GD and aligned closed form); random frames about "
     "double it at λ ≈ 0 and large weight-to-target ratio",
-    where="§6, Fig. 6a (spec §8)",
+    where="§6, Fig. 6a",
     assume=("d = p = c = 2, N = 10 whitened random regression, λ-balanced init with ρ0 = 1, time 40",),
     check=_lazy_rich,
 )
@@ -315,7 +315,7 @@ for _model in TABLE_MODELS:
     PAPER.claim(
         f"sec7.table.{_model}",
         lambda model=_model: _row(model).equation,
-        where="§7 (spec §7 table)",
+        where="§7 (table)",
         assume=("√(ℓ² + 4s²) = R ≥ 0, R a sum of squares",),
         check=lambda model=_model: _row_check(_row(model))(),
     )

@@ -30,11 +30,34 @@ PAPER = Paper(
 RECONSTRUCTED = "reconstructed"
 
 
+TOPICS = {
+    "§1": "model and gradient flow",
+    "§1 (Proposition 1)": "Proposition 1",
+    "§2": "exact solution",
+    "§2 (Theorem 1)": "Theorem 1",
+    "§2 (derived)": "Theorem 1 (derived)",
+    "§2.1": "exact solution: conserved quantities",
+    "§2.2": "exact solution: the one-dimensional variable",
+    "§2.2 (Theorem 1)": "Theorem 1",
+    "§2.3": "exact solution: weights",
+    "§2.4": "output, norms, NTK and alignment",
+    "§2.4 and §8": "alignment (and the public review)",
+    "§8": "public review",
+    "§8 (answer to reviewers)": "authors' answer to reviewers",
+    "§4.1": "phase diagram: exponents",
+    "§4.2": "phase diagram: Definition 1",
+    "§4.3": "phase diagram: standard parametrisations",
+    "§4.5": "abc-symmetry",
+    "§4.5, §8": "abc-symmetry (and the public review)",
+}
+"""The paper's topic of each section of the package's reconstruction (the paper's body text was unavailable)."""
+
+
 def spec(section: str, equation: str = "") -> str:
-    """Where a claim is made: the spec section (the paper's body is unavailable), and the paper's equation number
-    where a secondary summary gives it."""
-    extra = f"; paper eq. ({equation}) per a secondary summary" if equation else ""
-    return f"spec {section}{extra}; {RECONSTRUCTED}"
+    """Where a claim is made: the paper's topic of the reconstruction's ``section`` (see :data:`TOPICS`), and that
+    the paper's equation number comes from a secondary summary where one is given."""
+    extra = "; equation number per a secondary summary" if equation else ""
+    return f"{TOPICS[section]}{extra} ({RECONSTRUCTED})"
 
 
 u, w, uw = LW.symbol("u"), LW.symbol("w"), LW.symbol("uw")

@@ -21,8 +21,8 @@ REDUCTION_TOLERANCE = 1e-8
 
 
 def where(section: str) -> str:
-    """The power-activation claims cite spec §3 and the paper's equations as a secondary summary gives them."""
-    return f"{section} (spec §3; {SOURCE}; reconstructed)"
+    """The power-activation claims cite the paper's equations as a secondary summary gives them."""
+    return f"{section} ({SOURCE}; reconstructed)"
 
 
 def _derivation(beta: int):
@@ -101,7 +101,7 @@ corrected_rate = PAPER.symbol("F_log_dot", r"\tfrac{d}{dt} F_i(p_i)\big|_{F_i = 
 PAPER.claim(
     "power.erratum2",
     sp.Eq(printed_rate, -tau_rate),
-    where=where("eq. 30 at β = 1, around line 891 (spec §8 erratum 2)"),
+    where=where("eq. 30 at β = 1 (erratum 2 of the public review)"),
     eq="30",
     assume=("x = pᵢ = √η_w uᵢ + √η_u wᵢ > 0", "τ̇' = √(η_u η_w) τ̇: the printed Fᵢ(x) = eˣ, the correct Fᵢ(x) = ln x"),
     corrected=sp.Eq(corrected_rate, -tau_rate),

@@ -19,7 +19,8 @@ from sympy.parsing.latex import parse_latex
 
 from derivations import models
 from derivations.hyperbolic import SYMBOLS as H
-from derivations.naming import align_rows, latex, symbol_latex, text_latex
+from derivations.naming import align_rows, latex, symbol_latex
+from derivations.prose import text_latex
 from derivations.rendering import model_equations
 
 pytest.importorskip("lark", reason="the lark backend of sympy.parsing.latex is in the [test] extra")
@@ -107,8 +108,8 @@ def test_bad_names_are_rejected():
 
 def test_prose_is_ascii_latex():
     assert text_latex("γ₊ ≥ 1, θ̇_i ≠ 0, 50% & a_b") == (
-        r"\ensuremath{\gamma}\ensuremath{_{+}} \ensuremath{\ge} 1, \ensuremath{\dot{\theta}}\_i "
-        r"\ensuremath{\neq} 0, 50\% \& a\_b"
+        r"\ensuremath{\gamma_{+}} \ensuremath{\ge} 1, \ensuremath{\dot{\theta}}\ensuremath{{}_{i}} "
+        r"\ensuremath{\neq} 0, 50\% \& \ensuremath{a_{b}}"
     )
 
 

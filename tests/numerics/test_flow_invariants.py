@@ -17,23 +17,18 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from numerics import trajectory
+from proofs_check.strategies import initializations, widths
 
 TIMES = np.concatenate([[0.0], np.logspace(-3, 6, 40)])
 
 
 @st.composite
 def units(draw: st.DrawFn, max_width: int) -> tuple[np.ndarray, np.ndarray]:
-    """a(0), b(0) with a common scale; some units nearly balanced or anti-balanced (b = ±a (1 + 2^-k))."""
-    p = draw(st.integers(1, max_width))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    scale = 10.0 ** draw(st.floats(-4, 2))
-    a0, b0 = scale * rng.standard_normal(p), scale * rng.standard_normal(p)
-    near = draw(st.lists(st.sampled_from(["free", "balanced", "anti"]), min_size=p, max_size=p))
-    k = draw(st.integers(8, 45))
-    for i, kind in enumerate(near):
-        if kind != "free":
-            b0[i] = (1.0 if kind == "balanced" else -1.0) * a0[i] * (1 + 2.0**-k)
-    return a0, b0
+    """a(0), b(0) of the public strategies: scales from tiny to huge, some units nearly balanced or anti-balanced
+    (b = ±a (1 + 2^-k))."""
+    regime = draw(st.sampled_from(["near_balanced", "tiny", "huge", "balanced"]))
+    init = draw(initializations("two_layer_scalar", draw(widths(max_width)), regime))
+    return init["a"], init["b"]
 
 
 def check_invariants(r: dict, a0: np.ndarray, b0: np.ndarray, loss_scale: float) -> None:

@@ -8,60 +8,16 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 import pytest
-import sympy as sp
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from derivations import models
 from derivations.closed_form import ClosedForm
 from numerics import trajectory
+from proofs_check.strategies import cases
 
 SOLVED = [name for name in models.names() if isinstance(models.get(name).solution, ClosedForm)]
 UNSOLVED = [name for name in models.names() if name not in SOLVED]
-
-
-def parameter(model, name: str) -> st.SearchStrategy[float]:
-    """A parameter in its domain, away from 0 (where closed forms divide, see ``ClosedForm.nonzero``, or cancel:
-    ``test_ill_conditioned_implicit_closed_form_is_refused``)."""
-    magnitude = st.floats(0.05, 2.5)
-    if model.domains.get(name) == "positive":
-        return magnitude
-    return st.tuples(magnitude, st.sampled_from((1.0, -1.0))).map(lambda pair: pair[0] * pair[1])
-
-
-def draw_case(model, draw, width: int) -> tuple[dict, dict]:
-    """Parameters from their domains and a start of ``width`` units, projected onto the closed form's set."""
-    params = {}
-    for name in model.unit_param_names:
-        params[name] = np.array(draw(st.lists(parameter(model, name), min_size=width, max_size=width)))
-    for name in model.shared_param_names:
-        params[name] = draw(parameter(model, name))
-    for i in range(width):
-        values = {model.symbol(k): sp.Float(v[i] if np.ndim(v) else v) for k, v in params.items()}
-        assume(all(float(sp.sympify(q).xreplace(values)) != 0.0 for q in model.closed_form.nonzero))
-    scale = 10.0 ** draw(st.floats(-2, 0.3))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    init = {n: scale * rng.standard_normal(width) for n in model.state_names}
-    condition = model.closed_form.condition
-    if condition:
-        init = project(model, condition, params, init)
-    return params, init
-
-
-def project(model, condition, params, init) -> dict:
-    """Each unit's start put on the linear set {condition = 0}: the condition solved for some initial values in
-    terms of the others (sympy.solve), so that e.g. a_2(0) = a_1(0) holds exactly, as the set needs (a start off
-    it by one ulp leaves it, exponentially fast where it is unstable)."""
-    symbols = [model.init_symbol(n) for n in model.state_names]
-    width = len(next(iter(init.values())))
-    out = {n: np.array(v, dtype=float) for n, v in init.items()}
-    for i in range(width):
-        values = {model.symbol(k): sp.Float(v[i] if np.ndim(v) else v) for k, v in params.items()}
-        (solved,) = [sp.solve([sp.sympify(c).xreplace(values) for c in condition], symbols, dict=True)]
-        free = {s: sp.Float(out[s.name.removesuffix("_0")][i]) for s in symbols if s not in solved[0]}
-        for s, value in solved[0].items():
-            out[s.name.removesuffix("_0")][i] = float(value.xreplace(free))
-    return out
 
 
 def max_relative_error(model, closed: dict, reference: dict) -> float:
@@ -79,8 +35,8 @@ def max_relative_error(model, closed: dict, reference: dict) -> float:
 @given(data=st.data())
 def test_closed_form_against_30_digit_integration(name, data, reference_flow) -> None:
     model = models.get(name)
-    width = data.draw(st.integers(1, 3))
-    params, init = draw_case(model, data.draw, width)
+    case = data.draw(cases(model, width=st.integers(1, 3)))
+    params, init = case.params, case.init
     times = [0.0, data.draw(st.floats(0.05, 1.0)), data.draw(st.floats(1.0, 3.0))]
     closed = trajectory(model, times, params, init, dps=30)
     flow = reference_flow(model, times, params, init, dps=30)
@@ -98,7 +54,8 @@ def test_float64_closed_form_against_integration(name, data, reference_flow) -> 
     start off a_i = b_i by one ulp leaves it exponentially fast, in DOP853's own rounding too), against the
     30-digit integration instead."""
     model = models.get(name)
-    params, init = draw_case(model, data.draw, data.draw(st.integers(1, 4)))
+    case = data.draw(cases(model, width=st.integers(1, 4)))
+    params, init = case.params, case.init
     times = np.array([0.0, 0.3, 1.5, 6.0])
     closed = trajectory(model, times, params, init)
     if model.closed_form.condition:

@@ -1,19 +1,23 @@
 """The LaTeX report: structure generic over both registries, Claim.latex, the CLI flags, and a real pdflatex compile
-without overfull boxes (required in CI; skipped locally only when pdflatex is missing)."""
+without overfull boxes, whose text (pdftotext) holds no ASCII math and whose contents give the right pages (required
+in CI; skipped locally only when pdflatex or pdftotext is missing)."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import subprocess
 
 import pytest
 import sympy as sp
 
 from derivations import models
+from derivations.prose import text_latex
 from proofs_check import Paper, pdf
 from proofs_check.claims import Outcome, Registry, Status
 from proofs_check.cli import TEX_FAILED, main
-from proofs_check.latex_report import document
+from proofs_check.latex_report import claims_table, document
 from proofs_check.papers import load_papers
 from proofs_check.runner import run_claims
 
@@ -26,6 +30,67 @@ def require_pdflatex() -> None:
         if os.environ.get("CI"):
             pytest.fail("pdflatex is missing in CI: .ci/run must install TeX Live")
         pytest.skip("pdflatex is not installed here (apt-get install texlive-latex-base ...)")
+
+
+def require_pdftotext() -> None:
+    """Fail in CI without pdftotext (CI installs poppler-utils); skip, saying why, on a machine without it."""
+    if shutil.which("pdftotext") is None:
+        if os.environ.get("CI"):
+            pytest.fail("pdftotext is missing in CI: .ci/run must install poppler-utils")
+        pytest.skip("pdftotext is not installed here (apt-get install poppler-utils)")
+
+
+ASCII_MATH = ("ˆ", "sqrt(", "**", "[U+")
+"""What ASCII math leaves in pdftotext's text: a caret (printed as a circumflex), a square root or power written
+as code, and Unicode characters the report cannot print."""
+FILE_REFERENCES = re.compile(r"\bspec\b|\.md\b|tooling-notes")
+
+
+def pdf_pages(path) -> list[str]:
+    """The text of each page of the PDF at ``path``, as pdftotext lays it out."""
+    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, check=True, text=True)
+    return text.stdout.split("\f")
+
+
+CONTENTS_ENTRY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+(\S.*?)[\s.]*\s(\d+)$")
+
+
+def contents_entries(pages: list[str]) -> list[tuple[str, str, int]]:
+    """(number, title, page) of each one-line entry of the table of contents."""
+    start = next(k for k, page in enumerate(pages) if "Contents" in page)
+    found = []
+    for page in pages[start : start + 3]:
+        for line in page.splitlines():
+            match = CONTENTS_ENTRY.match(line)
+            if match and not line.strip().isdigit():
+                found.append((match[1], re.sub(r"\s+", " ", match[2]).strip(" ."), int(match[3])))
+    return found
+
+
+def heading_page(pages: list[str], number: str, title: str, after: int) -> int:
+    """The 1-based page where the heading "number title" first appears from page ``after`` on (contents entries
+    skipped)."""
+    heading = re.compile(rf"\s*{re.escape(number)}\s+{re.escape(title[:30])}")
+    for k in range(after - 1, len(pages)):
+        lines = (line for line in pages[k].splitlines() if not CONTENTS_ENTRY.match(line))
+        if any(heading.match(re.sub(r"[ \t]+", " ", line)) for line in lines):
+            return k + 1
+    raise AssertionError(f"heading {number} {title!r} not found after page {after}")
+
+
+def assert_readable(pdf_path) -> None:
+    """No ASCII math, no reference to files a reader does not have, and the contents' pages right."""
+    pages = pdf_pages(pdf_path)
+    text = "\f".join(pages)
+    for pattern in ASCII_MATH:
+        assert pattern not in text, f"ASCII math {pattern!r} in: {text[max(0, text.index(pattern) - 80) :][:160]!r}"
+    reference = FILE_REFERENCES.search(text)
+    assert reference is None, text[max(0, reference.start() - 80) :][:160] if reference else ""
+    entries = contents_entries(pages)
+    assert len(entries) >= 10
+    last_contents_page = next(k for k, page in enumerate(pages) if "Contents" in page) + 1
+    for number, title, page in entries:
+        assert heading_page(pages, number, title, last_contents_page) == page, (number, title, page)
 
 
 def fake_registry() -> Registry:
@@ -66,7 +131,7 @@ def test_claim_latex_uses_the_naming_table():
 
 def test_claim_latex_escapes_prose():
     text = fake_registry().claims()[0].latex()
-    assert r"\ensuremath{\gamma}\ensuremath{_{+}}" in text
+    assert r"\ensuremath{\gamma_{+}}" in text
     assert r"\& 50\% done" in text
     assert all(ord(ch) < 128 for ch in text)
 
@@ -123,13 +188,37 @@ def test_latex_error_is_reported(tmp_path):
 
 
 def test_pdf_compiles_every_model_without_overfull_boxes(sample_records, tmp_path):
-    """All registered models (their derivations included) and the sample claims, through pdflatex."""
+    """All registered models (their derivations included) and the sample claims, through pdflatex: no overfull
+    box, no ASCII math in the text, the contents' page numbers those of the headings."""
     require_pdflatex()
+    require_pdftotext()
     paper = load_papers(["nam2025"]).paper("nam2025")
     result = pdf.compile_pdf(document(sample_records, [paper.info]), tmp_path / "report.pdf")
     assert result.pdf.read_bytes().startswith(b"%PDF")
     assert result.pages >= len(models.names())
     assert result.overfull == []
+    assert result.passes >= 3  # the contents push the sections by a page: a second pass alone leaves them wrong
+    assert_readable(result.pdf)
+
+
+def test_wrong_contents_pages_are_detected(sample_records, tmp_path):
+    """The check of the contents can fail: after only two pdflatex passes its page numbers are one too low."""
+    require_pdflatex()
+    require_pdftotext()
+    paper = load_papers(["nam2025"]).paper("nam2025")
+    (tmp_path / "r.tex").write_text(document(sample_records, [paper.info]), encoding="utf-8")
+    for _ in range(2):
+        command = [shutil.which("pdflatex"), "-interaction=nonstopmode", "r.tex"]
+        subprocess.run(command, cwd=tmp_path, capture_output=True, check=True)
+    with pytest.raises(AssertionError):
+        assert_readable(tmp_path / "r.pdf")
+
+
+def test_claims_table_groups_by_section_and_never_breaks_ids(sample_records):
+    table = claims_table(sample_records, "nam2025")
+    assert r"\allowbreak" not in table and "nam2025." not in table
+    assert table.count("App. H") == 1  # one group heading for the App. H claims
+    assert ">{\\ttfamily}p{" in table
 
 
 @pytest.mark.slow
@@ -141,8 +230,23 @@ def test_full_report_pdf(tmp_path):
     papers = [registry.paper(key).info for key in registry.papers()]
     result = pdf.compile_pdf(document(records, papers), tmp_path / "report.pdf")
     assert result.overfull == []
+    require_pdftotext()
+    assert_readable(result.pdf)
     statuses = {r.outcome.status for r in records}
     assert Status.ERROR not in statuses and Status.REFUTED not in statuses
+
+
+def test_claim_texts_have_no_ascii_math_or_file_references():
+    """Every registered claim's citation and text (statement, assumptions) as the report prints it, without
+    building any statement."""
+    for claim in load_papers().claims():
+        assert not FILE_REFERENCES.search(claim.citation.reference), claim.id
+        texts = [a for a in claim.assumptions if isinstance(a, str)]
+        texts += [claim._given["statement"]] if isinstance(claim._given["statement"], str) else []
+        for text in [claim.citation.reference, *texts]:
+            printed = text_latex(text)
+            assert r"\^{}" not in printed and "sqrt(" not in printed and "**" not in printed, (claim.id, text)
+            assert "[U+" not in printed, (claim.id, text)
 
 
 def test_a_user_paper_alone_compiles(tmp_path):
