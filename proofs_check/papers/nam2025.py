@@ -46,6 +46,7 @@ PAPER = Paper(
         "linear_network",
         "deep_linear_whitened",
         "lambda_balanced",
+        "emergence",
     ),
     notation={"Sigma_0": r"\Sigma_0", "S_0": r"\mathcal{S}_0", "D_0": "D_0", "gamma": r"\gamma"},
 )
