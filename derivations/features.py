@@ -50,7 +50,10 @@ def gaussian_expectation(x: sp.Symbol) -> Expectation:
     :math:`x^m` integrated against the density by ``sympy.integrate``)."""
 
     def expectation(expr: sp.Expr) -> sp.Expr:
-        poly = sp.Poly(sp.expand(expr), x)
+        expr = sp.expand(expr)
+        if not expr.is_polynomial(x):
+            raise ValueError(f"gaussian_expectation takes expressions polynomial in {x}, got {expr}")
+        poly = sp.Poly(expr, x)
         return sp.expand(sum(c * _gaussian_moment(m) for (m,), c in poly.terms()))
 
     return expectation

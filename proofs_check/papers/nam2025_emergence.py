@@ -34,7 +34,7 @@ DIAGONAL = models.get("diagonal_linear_network")
 SKILLS, BITS, ORDER = 4, 3, 2
 """The explicit skill functions: 4 skills on 3 bits, each the parity of 2 bits."""
 ALPHA = 1
-"""The power-law exponent of the exact and numeric checks: P_s(k) ∝ k^{-2}."""
+"""The power-law exponent of the exact and numeric checks: P_s(k) ∝ k^(-2)."""
 DATA_SIZES, DATA_TRIALS, DATA_SKILLS, DATA_TOLERANCE = (1, 4, 16, 64), 4000, 8, 0.04
 """Data-emergence simulation: sample sizes n, draws per n, skills; tolerance ≈ 5 standard errors of a mean of
 4000 indicators."""
@@ -102,7 +102,7 @@ PAPER.claim(
     where="§6 (spec §6: time emergence)",
     eq="11",
     assume=(
-        "P_s(k) = k^{-(α+1)}/A (A the normalization), α > -1: t_1/2(k) increases with k",
+        "P_s(k) = k^(-(α+1))/A (A the normalization), α > -1: t_1/2(k) increases with k",
         "t_1/2 solved (sympy.solve) from the derived closed form, equal starts 0 < w_0 < S/2",
     ),
     check=lambda: with_steps(EMERGENCE, "emergence.time")(),
@@ -110,8 +110,8 @@ PAPER.claim(
 
 
 def half_time_ratios(exponent: Callable[[int], float] = lambda alpha: alpha + 1) -> Measurement:
-    """t_1/2(k)/(t_1/2(1) k^{exponent(α)}) for k = 1 … 6, the half-times measured on the DOP853 integration of the
-    emergence model's flow (P_s ∝ k^{-2}, S = 1, w_0 = 1e-6), by interpolation on a fine grid."""
+    """t_1/2(k)/(t_1/2(1) k^(exponent(α))) for k = 1 … 6, the half-times measured on the DOP853 integration of the
+    emergence model's flow (P_s ∝ k^(-2), S = 1, w_0 = 1e-6), by interpolation on a fine grid."""
     import numpy as np
 
     from numerics import trajectory
@@ -134,7 +134,7 @@ PAPER.experiment(
     expected=1.0,
     tolerance=1e-3,
     where="§6 (spec §6: time emergence)",
-    assume=("P_s(k) ∝ k^{-2} (α = 1), 6 skills, S = 1, a_k(0) = b_k(0) = 10^{-3}",),
+    assume=("P_s(k) ∝ k^(-2) (α = 1), 6 skills, S = 1, a_k(0) = b_k(0) = 10^(-3)",),
 )
 
 
@@ -159,7 +159,7 @@ def _sample_loss_matches(counts: tuple[int, ...], skills) -> bool:
 
 
 def data_enumeration(formula: Callable[[sp.Expr, int], sp.Expr]) -> Outcome:
-    """lim_{w_0 → 0} E[R_k(∞)]/S, enumerated over all 4^n sequences of n ≤ 4 draws of the 4 skills (P_s ∝ k^{-2},
+    """lim_{w_0 → 0} E[R_k(∞)]/S, enumerated over all 4^n sequences of n ≤ 4 draws of the 4 skills (P_s ∝ k^(-2),
     exact rationals), against ``formula(P_s(k), n)``."""
     frequencies = skill_frequencies(SKILLS, ALPHA)
     skills = _skills(frequencies)

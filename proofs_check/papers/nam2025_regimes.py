@@ -34,7 +34,7 @@ Z, eps, c, A = (
     for name, latex in (("Z^+", "Z"), ("epsilon", r"\varepsilon"), ("c", "c"), ("A", "A"))
 )
 B = PAPER.symbol("B", "B", real=True)
-PRIMITIVES = (A > 0, B < A, -A < B)
+PRIMITIVES = (B < A, -A < B)
 
 
 def _root(model) -> sp.Expr:
@@ -55,10 +55,10 @@ def _scaled_root() -> sp.Expr:
 RATIO = eps * c**2 * A / (Z * S)
 """The weight-to-target ratio εΣ0/S."""
 FIXES = {
-    "init": (c, "smaller initialization (a, b → c a, c b, c ↓)", -1),
+    "init": (c, "smaller initialization (a, b → c a, c b with c < 1)", -1),
     "target": (S, "larger target S", +1),
-    "input": (eps, "smaller input (ε ↓: the target the network sees, S/ε, grows)", -1),
-    "output": (Z, "smaller output multiplier Z⁻¹ (Z ↑)", +1),
+    "input": (eps, "smaller input (ε < 1: the target the network sees, S/ε, grows)", -1),
+    "output": (Z, "smaller output multiplier Z⁻¹ (larger Z)", +1),
 }
 """Each fix: the knob, what it is, and the direction (+1: the knob grows) in which it is applied."""
 
@@ -78,11 +78,10 @@ for _key, (_knob, _what, _direction) in FIXES.items():
     )
     PAPER.claim(
         f"grokking.{_key}",
-        sp.And(_direction * _d_ratio < 0, _direction * _d_root > 0),
+        sp.And(_d_ratio < 0, _d_root > 0) if _direction > 0 else sp.And(_d_ratio > 0, _d_root < 0),
         where="§6.3, §7.2, App. G.3 (Fig. 8)",
         assume=(
             *PRIMITIVES,
-            S > 0,
             f"{_what}: lowers the weight-to-target ratio εΣ0/S and raises γ₊ (rich)",
             "γ₊: the attracting root of the clock equation derived for scaled_scalar",
             OUT_OF_SCOPE,
@@ -196,8 +195,8 @@ PAPER.claim(
     ),
     where="§7 (spec §5 limits table: NTK initialization)",
     assume=(
-        "Z = √p, aᵢ(0), bᵢ(0) = ±1 with θ(0) = 0 (p even), so Σ0 = √p: γ₊ − 1 = O(S/√p), lazy",
-        "each weight moves O(p^{-1/2}), the NTK by O(S²/p); K(0) = 2Σ0/Z = 2 stays fixed",
+        "Z = √p, a_i(0), b_i(0) = ±1 with θ(0) = 0 (p even), so Σ0 = √p: γ₊ − 1 = O(S/√p), lazy",
+        "each weight moves O(p^(-1/2)), the NTK by O(S²/p); K(0) = 2Σ0/Z = 2 stays fixed",
         "from the derived root and closed form of two_layer_scalar",
     ),
 )

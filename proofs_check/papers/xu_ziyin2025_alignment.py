@@ -156,8 +156,8 @@ def _monotone(zeta) -> bool:
 
 def zeta_across_phases(behaviour: dict[str, str] = BEHAVIOUR) -> Outcome:
     """ζ(t) on the closed form of four standard parametrizations (d = 64 … 4096, 48 draws): monotone for every draw,
-    and per phase: "rises" — median |ζ(0)| ∝ d^{-1/2} and every draw rises by a median Θ(1) (> 0.3) at the largest
-    width; "stays" — the median of sup_t |ζ(t)| ∝ d^{-1/2} and < 0.05 at the largest width."""
+    and per phase: "rises" — median |ζ(0)| ∝ d^(-1/2) and every draw rises by a median Θ(1) (> 0.3) at the largest
+    width; "stays" — the median of sup_t |ζ(t)| ∝ d^(-1/2) and < 0.05 at the largest width."""
     import numpy as np
 
     from numerics.alignment import alignment_paths
@@ -190,8 +190,8 @@ def zeta_across_phases(behaviour: dict[str, str] = BEHAVIOUR) -> Outcome:
 
 PAPER.claim(
     "alignment.phases",
-    "ζ(t) is monotone; in the feature (alignment) phase it rises from ζ(0) = O(d^{-1/2}) by Θ(1), in the kernel phase "
-    "sup_t |ζ(t)| = O(d^{-1/2}) → 0",
+    "ζ(t) is monotone; in the feature (alignment) phase it rises from ζ(0) = O(d^(-1/2)) by Θ(1), in the kernel phase "
+    "sup_t |ζ(t)| = O(d^(-1/2)) → 0",
     where=spec("§4.2, §5 (headline)"),
     assume=(
         "mean-field/µP and Xavier (alignment), NTK and Kaiming fan-in (kernel), spec §4.3 rows; a = b = 1",
@@ -224,11 +224,11 @@ PAPER.experiment(
     expected=1.0,
     tolerance=0.1,
     where=spec("§4.1, §8 (paper eq. 14: the initial alignment)"),
-    assume=("u₀, w₀ independent standard Gaussian in R^d: ζ(0) ~ d^{-1/2}", "tolerance ≈ 4.5 standard errors"),
+    assume=("u₀, w₀ independent standard Gaussian in R^d: ζ(0) ~ d^(-1/2)", "tolerance ≈ 4.5 standard errors"),
 )
 DELTA_WIDTHS, DELTA_SEEDS = (100, 400, 1600, 6400, 25600), range(400)
 DERIVED_DELTA = {"ntk": 0.5, "xavier": 0.0, "kaiming_fan_in": 1.5}
-"""δ of ‖W − W₀‖/‖W₀‖ ∝ d^{-δ} (W = w for one-dimensional input), as derived from the exact solution."""
+"""δ of ‖W − W₀‖/‖W₀‖ ∝ d^(-δ) (W = w for one-dimensional input), as derived from the exact solution."""
 QUOTED_DELTA = {"ntk": 0.5, "xavier": 1.0, "kaiming_fan_in": 2.0}
 """The secondary summary's δ for NTK, Xavier(−), Kaiming(−) (spec §4.6; "(−)" unidentified)."""
 
@@ -265,7 +265,7 @@ PAPER.claim(
     sp.Eq(sp.Matrix(deltas), sp.Matrix([sp.Rational(1, 2), 0, sp.Rational(3, 2)]), evaluate=False),
     where=spec("§4.6 (secondary summary: δ = 0.5, 1, 2)"),
     assume=(
-        "δ: ‖W − W₀‖/‖W₀‖ ∝ d^{-δ}, W = w (one-dimensional input), plain Xavier and Kaiming fan-in (spec §4.3)",
+        "δ: ‖W − W₀‖/‖W₀‖ ∝ d^(-δ), W = w (one-dimensional input), plain Xavier and Kaiming fan-in (spec §4.3)",
         "the quoted 0.5 (NTK) is reproduced; the quoted 1 and 2 are not this δ under plain Xavier (0: feature "
         "learning) and Kaiming fan-in (3/2); for Kaiming, 1 is the whole parameter vector's and 2 is ΔK/K's exponent",
     ),

@@ -43,7 +43,7 @@ def test_the_reversed_fix_is_refuted(key):
     knob = regimes.FIXES[key][0]
     ratio, root = (sp.Symbol(f"d_{name}/d{knob}") for name in ("ratio", "gamma_+"))
     direction = regimes.FIXES[key][2]
-    reversed_fix = sp.And(direction * ratio > 0, direction * root < 0)
+    reversed_fix = sp.And(ratio > 0, root < 0) if direction > 0 else sp.And(ratio < 0, root > 0)
     assert run_check(PAPER.variant(f"grokking.{key}", reversed_fix)).status is Status.REFUTED
 
 
