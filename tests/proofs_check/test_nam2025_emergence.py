@@ -7,12 +7,10 @@ import pytest
 import sympy as sp
 
 from derivations.features import feature_loss
-from proofs_check import Paper
 from proofs_check.claims import Status
-from proofs_check.papers import load_papers
 from proofs_check.papers import nam2025_appB as appB
 from proofs_check.papers import nam2025_emergence as em
-from proofs_check.runner import run_check, run_claims
+from proofs_check.runner import run_check
 
 PREFIXES = ("nam2025.emergence.", "nam2025.sec5.ordering", "nam2025.appB.")
 PROVED = {
@@ -30,17 +28,8 @@ NUMERIC = {"emergence.time.numeric", "emergence.data.simulation", "sec5.ordering
 PAPER = em.PAPER
 
 
-@pytest.fixture(scope="module")
-def records():
-    claims = [c for c in load_papers(["nam2025"]).claims("nam2025") if c.id.startswith(PREFIXES)]
-    return {r.claim.id.removeprefix("nam2025."): r.outcome for r in run_claims(claims)}
-
-
-def test_statuses(records):
-    assert {cid: o.status for cid, o in records.items()} == {
-        **{cid: Status.PROVED for cid in PROVED},
-        **{cid: Status.NUMERIC for cid in NUMERIC},
-    }
+def test_statuses(check_statuses):
+    check_statuses("nam2025", PREFIXES, PROVED, NUMERIC)
 
 
 def test_exponent_convention_is_stated():
@@ -89,22 +78,16 @@ def test_two_shot_learning_is_refuted_exactly():
     assert em.data_enumeration(two_shot).status is Status.REFUTED
 
 
-def _experiment(measure, tolerance, expected=0.0):
-    paper = Paper("variant", "wrong variants", ("A. Test",), "test", 2026)
-    quantity = paper.symbol("q", "q", real=True)
-    return paper.experiment("x", measure, quantity=quantity, tolerance=tolerance, expected=expected, where="test")
-
-
-def test_data_simulation_refutes_another_formula():
+def test_data_simulation_refutes_another_formula(wrong_experiment):
     def proportional(p, n):
         return min(1.0, n * p)
 
-    claim = _experiment(lambda: em.data_deviation(proportional), em.DATA_TOLERANCE)
+    claim = wrong_experiment(lambda: em.data_deviation(proportional), em.DATA_TOLERANCE)
     assert run_check(claim).status is Status.REFUTED
 
 
-def test_half_times_refute_another_exponent():
-    claim = _experiment(lambda: em.half_time_ratios(lambda alpha: alpha), 1e-3, expected=1.0)
+def test_half_times_refute_another_exponent(wrong_experiment):
+    claim = wrong_experiment(lambda: em.half_time_ratios(lambda alpha: alpha), 1e-3, expected=1.0)
     assert run_check(claim).status is Status.REFUTED
 
 

@@ -7,12 +7,10 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from proofs_check import Paper
 from proofs_check.claims import Status
-from proofs_check.papers import load_papers
 from proofs_check.papers import nam2025_collapse as collapse
 from proofs_check.papers import nam2025_regimes as regimes
-from proofs_check.runner import run_check, run_claims
+from proofs_check.runner import run_check
 
 PREFIXES = ("nam2025.grokking.", "nam2025.sec7.ntk_scaling", "nam2025.collapse.")
 PROVED = {"grokking.init", "grokking.target", "grokking.input", "grokking.output", "sec7.ntk_scaling"}
@@ -20,17 +18,8 @@ NUMERIC = {"grokking.numeric", "sec7.ntk_scaling.numeric", "collapse.rank", "col
 PAPER = regimes.PAPER
 
 
-@pytest.fixture(scope="module")
-def records():
-    claims = [c for c in load_papers(["nam2025"]).claims("nam2025") if c.id.startswith(PREFIXES)]
-    return {r.claim.id.removeprefix("nam2025."): r.outcome for r in run_claims(claims)}
-
-
-def test_statuses(records):
-    assert {cid: o.status for cid, o in records.items()} == {
-        **{cid: Status.PROVED for cid in PROVED},
-        **{cid: Status.NUMERIC for cid in NUMERIC},
-    }
+def test_statuses(check_statuses):
+    check_statuses("nam2025", PREFIXES, PROVED, NUMERIC)
 
 
 def test_the_mlp_experiment_is_declared_out_of_scope():
@@ -67,14 +56,8 @@ def test_ntk_scaling_variant_with_another_limit_is_refuted():
     assert run_check(PAPER.variant("sec7.ntk_scaling", wrong)).status is Status.REFUTED
 
 
-def _experiment(measure, tolerance, expected=0.0):
-    paper = Paper("variant", "wrong variants", ("A. Test",), "test", 2026)
-    quantity = paper.symbol("q", "q", real=True)
-    return paper.experiment("x", measure, quantity=quantity, tolerance=tolerance, expected=expected, where="test")
-
-
-def test_standard_parametrization_moves_weights_as_one_over_p():
-    claim = _experiment(lambda: regimes.weight_movement_exponent(lambda p: 1.0), 0.05, expected=-0.5)
+def test_standard_parametrization_moves_weights_as_one_over_p(wrong_experiment):
+    claim = wrong_experiment(lambda: regimes.weight_movement_exponent(lambda p: 1.0), 0.05, expected=-0.5)
     assert run_check(claim).status is Status.REFUTED
 
 
@@ -86,6 +69,6 @@ def test_standard_parametrization_moves_weights_as_one_over_p():
         ("rank", collapse.NEAR_BALANCED, 2 * collapse.CLASSES, 1e-2),  # a doubled rank
     ],
 )
-def test_collapse_variants_are_refuted(quantity, scales, rank, tolerance):
-    claim = _experiment(lambda: collapse.collapse_measure(quantity, scales, rank), tolerance)
+def test_collapse_variants_are_refuted(quantity, scales, rank, tolerance, wrong_experiment):
+    claim = wrong_experiment(lambda: collapse.collapse_measure(quantity, scales, rank), tolerance)
     assert run_check(claim).status is Status.REFUTED

@@ -6,11 +6,9 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from proofs_check import Paper
 from proofs_check.claims import Status
-from proofs_check.papers import load_papers
 from proofs_check.papers import xu_ziyin2025_alignment as al
-from proofs_check.runner import run_check, run_claims
+from proofs_check.runner import run_check
 
 PROVED = {
     "alignment.cauchy_schwarz",
@@ -24,18 +22,14 @@ NUMERIC = {"alignment.phases", "alignment.width", "disalignment.numeric"}
 PAPER = al.PAPER
 
 
-@pytest.fixture(scope="module")
-def records():
-    ids = {f"xu_ziyin2025.{cid}" for cid in PROVED | NUMERIC}
-    claims = [c for c in load_papers(["xu_ziyin2025"]).claims("xu_ziyin2025") if c.id in ids]
-    return {r.claim.id.removeprefix("xu_ziyin2025."): r.outcome for r in run_claims(claims)}
-
-
-def test_statuses(records):
-    assert {cid: o.status for cid, o in records.items()} == {
-        **{cid: Status.PROVED for cid in PROVED},
-        **{cid: Status.NUMERIC for cid in NUMERIC},
-    }
+def test_statuses(check_statuses):
+    check_statuses(
+        "xu_ziyin2025",
+        ("xu_ziyin2025.alignment.", "xu_ziyin2025.disalignment."),
+        PROVED,
+        NUMERIC,
+        ("alignment.delta_table",),
+    )
 
 
 def test_the_weighted_cosine_does_not_pass_as_zeta():
@@ -75,16 +69,8 @@ def test_swapped_phases_are_refuted():
     assert al.zeta_across_phases({"alignment": "stays", "kernel": "rises"}).status is Status.REFUTED
 
 
-def test_another_width_exponent_is_refuted():
-    paper = Paper("variant", "wrong variants", ("A. Test",), "test", 2026)
-    claim = paper.experiment(
-        "x",
-        lambda: al.initial_alignment_scaled(1.0),
-        quantity=paper.symbol("q"),
-        expected=1.0,
-        tolerance=0.1,
-        where="t",
-    )
+def test_another_width_exponent_is_refuted(wrong_experiment):
+    claim = wrong_experiment(lambda: al.initial_alignment_scaled(1.0), 0.1, expected=1.0)
     assert run_check(claim).status is Status.REFUTED
 
 
