@@ -20,8 +20,9 @@ from functools import cache
 import sympy as sp
 
 from derivations import models
-from derivations.features import feature_loss, finite_expectation, sparse_parity_skills
+from derivations.features import Skills, feature_loss, finite_expectation, sparse_parity_skills
 from derivations.half_time import START, TARGET, half_time
+from derivations.model import Model
 from derivations.models.emergence import skill_frequencies
 from derivations.proof import prove_zero
 from proofs_check.checkers import all_of, derivation_steps
@@ -48,7 +49,7 @@ k, alpha, A = (PAPER.symbol(n, latex, positive=True) for n, latex in (("k", "k")
 n_draws = PAPER.symbol("n", "n", positive=True, integer=True)
 
 
-def _skills(frequencies=None):
+def _skills(frequencies: tuple[sp.Expr, ...] | None = None) -> Skills:
     return sparse_parity_skills(frequencies or sp.symbols(f"P_1:{SKILLS + 1}", positive=True), BITS, ORDER)
 
 
@@ -80,7 +81,7 @@ def _half_time() -> sp.Expr:
     return half_time(EMERGENCE).t_half
 
 
-def with_steps(model, claim_id: str) -> Callable[[], Outcome]:
+def with_steps(model: Model, claim_id: str) -> Callable[[], Outcome]:
     """The claim's statement decided, and the steps of the half-time derivation it uses re-checked."""
     return all_of(derivation_steps(half_time(model).derivation, [""]), lambda: PAPER.decide(PAPER[claim_id]))
 
@@ -146,7 +147,7 @@ def _limit_strength(frequency: sp.Expr) -> sp.Expr:
     return sp.limit(half_time(EMERGENCE).product.xreplace({P: frequency}), t, sp.oo)
 
 
-def _sample_loss_matches(counts: tuple[int, ...], skills) -> bool:
+def _sample_loss_matches(counts: tuple[int, ...], skills: Skills) -> bool:
     """The empirical loss of a sample with these skill counts (explicit skill inputs, mixed bit signs) equals the
     model's loss at the empirical frequencies counts/n, exactly."""
     n = sum(counts)

@@ -18,7 +18,9 @@ a secondary summary whose "(−)" could not be identified.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from typing import TYPE_CHECKING
 
 import sympy as sp
 
@@ -27,6 +29,9 @@ from proofs_check.claims import Outcome
 from proofs_check.paper import Measurement
 from proofs_check.papers.xu_ziyin2025 import PAPER, P, Q, S_pq, _phi, _sums, spec
 from proofs_check.papers.xu_ziyin2025 import theta as theta_positive
+
+if TYPE_CHECKING:
+    import numpy as np
 
 LW = models.get("layerwise_lr_linear")
 gamma, eta_u, eta_w, a, b = (LW.symbol(n) for n in ("gamma", "eta_u", "eta_w", "a", "b"))
@@ -146,7 +151,7 @@ BEHAVIOUR = {"alignment": "rises", "kernel": "stays"}
 EXPONENT_TOLERANCE = 0.1
 
 
-def _monotone(zeta) -> bool:
+def _monotone(zeta: np.ndarray) -> bool:
     """Every draw's ζ(t) (time first) is non-decreasing or non-increasing (to 1e-12)."""
     import numpy as np
 
@@ -274,7 +279,7 @@ PAPER.claim(
 DISALIGN_WIDTH, DISALIGN_GAMMA, DISALIGN_SEEDS = 10, 30.0, range(200)
 
 
-def disalignment_paths(condition=None) -> Outcome:
+def disalignment_paths(condition: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None) -> Outcome:
     """Finite width d = 10, γ = 30 (c_d = 0, e_B < 0: numerics.phase's "disalignment"), u₀, w₀ ~ N(0, 1), a = b = 1,
     DOP853 on the flow: for every draw |θ(t)| is non-increasing exactly when ``condition(θ₀, θ_∞)`` (default: the
     derived θ₀ > θ_∞ ≥ 0 or θ₀ < θ_∞ ≤ 0), |θ_∞| ≪ |θ₀| and K_∞/K₀ = 1/cosh θ₀ (B → 0)."""
