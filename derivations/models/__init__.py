@@ -14,6 +14,7 @@ from . import (
     deep_linear_whitened,
     deep_scalar_chain,
     diagonal_linear_network,
+    emergence,
     lambda_balanced,
     layerwise_lr_linear,
     layerwise_lr_matrix,
@@ -42,6 +43,7 @@ _MODULES = (
     lambda_balanced,
     deep_scalar_chain,
     two_layer_scalar_decay,
+    emergence,
 )
 BUILTIN: tuple[str, ...] = tuple(m.MODEL.name for m in _MODULES)
 """The names of the package's own models."""

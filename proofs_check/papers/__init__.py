@@ -22,11 +22,19 @@ from proofs_check.paper import Paper
 __all__ = ["BUILTIN_PAPERS", "ENTRY_POINT_GROUP", "load_file", "load_papers", "papers_in"]
 
 BUILTIN_PAPERS: dict[str, tuple[str, ...]] = {
-    "nam2025": ("proofs_check.papers.nam2025", "proofs_check.papers.nam2025_matrix"),
+    "nam2025": (
+        "proofs_check.papers.nam2025",
+        "proofs_check.papers.nam2025_matrix",
+        "proofs_check.papers.nam2025_emergence",
+        "proofs_check.papers.nam2025_appB",
+        "proofs_check.papers.nam2025_regimes",
+        "proofs_check.papers.nam2025_collapse",
+    ),
     "xu_ziyin2025": (
         "proofs_check.papers.xu_ziyin2025",
         "proofs_check.papers.xu_ziyin2025_power",
         "proofs_check.papers.xu_ziyin2025_phase",
+        "proofs_check.papers.xu_ziyin2025_alignment",
     ),
     "marcotte2023": ("proofs_check.papers.marcotte2023",),
     "saxe2014": ("proofs_check.papers.saxe2014",),

@@ -1,6 +1,8 @@
 """Claims of Nam et al. 2025, "Position: Solve layerwise linear models first" (ICML; arXiv 2502.21009).
 
-Spec: ``shared/spec/models-nam2025.md`` §1, §2, §5; the matrix networks of §3, §6, §7 are in ``nam2025_matrix``.
+Spec: ``shared/spec/models-nam2025.md`` §1, §2, §5; the matrix networks of §3, §6, §7 are in ``nam2025_matrix``,
+the emergence model and the mode ordering of §5.1 in ``nam2025_emergence``, App. B in ``nam2025_appB``, the grokking
+fixes and the NTK scaling in ``nam2025_regimes``, neural collapse in ``nam2025_collapse``.
 Every claim is checked against the package's own derivations: the flows are derived from the loss, the closed
 forms by the Riccati engine; the App. H steps are the steps of ``two_layer_scalar``'s recorded derivation that
 carry the paper's equation tag.
@@ -46,6 +48,7 @@ PAPER = Paper(
         "linear_network",
         "deep_linear_whitened",
         "lambda_balanced",
+        "emergence",
     ),
     notation={"Sigma_0": r"\Sigma_0", "S_0": r"\mathcal{S}_0", "D_0": "D_0", "gamma": r"\gamma"},
 )

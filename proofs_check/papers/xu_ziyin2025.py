@@ -4,7 +4,8 @@ Spec: ``shared/spec/models-xu-ziyin2025.md``. The paper's body text is not avail
 reconstructed in the spec, so citations name the spec section, and the paper's equation numbers are quoted
 only where a secondary summary gives them ("per a secondary summary"). The flows are derived from the loss;
 the closed form of ``layerwise_lr_linear`` is pulled back from ``two_layer_scalar`` through a verified map.
-The power-activation claims are in ``xu_ziyin2025_power``, the phase diagram in ``xu_ziyin2025_phase``.
+The power-activation claims are in ``xu_ziyin2025_power``, the phase diagram in ``xu_ziyin2025_phase``, alignment and
+disalignment along training in ``xu_ziyin2025_alignment``.
 """
 
 from __future__ import annotations

@@ -18,11 +18,24 @@ MATRIX = {
     or "kernel_distance" in c.id
 }
 """The matrix-network claims, tested in test_matrix_network_claims."""
+OWN_TESTS = (
+    "nam2025.emergence.",
+    "nam2025.sec5.ordering",
+    "nam2025.appB.",
+    "nam2025.grokking.",
+    "nam2025.sec7.ntk_scaling",
+    "nam2025.collapse.",
+)
+"""Claims tested in test_nam2025_emergence and test_nam2025_regimes."""
 
 
 @pytest.fixture(scope="module")
 def records():
-    claims = [c for c in load_papers(["nam2025"]).claims("nam2025") if c.id not in MATRIX and "fig6a" not in c.id]
+    claims = [
+        c
+        for c in load_papers(["nam2025"]).claims("nam2025")
+        if c.id not in MATRIX and "fig6a" not in c.id and not c.id.startswith(OWN_TESTS)
+    ]
     return {r.claim.id: r for r in run_claims(claims)}
 
 

@@ -1,0 +1,72 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Xu & Ziyin 2025: the initial alignment and disalignment at finite width
+#
+# A companion to `xu_ziyin2025.py` (alignment in each phase, the phase diagram, the width exponents). The model is
+# `layerwise_lr_linear`: $f(\xi) = \gamma\,u^\top w\,\xi$ trained with layer-wise learning rates; its exact solution
+# moves one coordinate only, the hyperbolic angle $\theta$ (the weighted cosine is $\tanh\theta$), and the paper's
+# alignment $\zeta$ is the plain cosine of $u$ and $w$.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+from numerics.alignment import initial_alignment
+from numerics.phase import phase
+
+# %% [markdown]
+# ## The initial alignment shrinks like $d^{-1/2}$
+#
+# For independent isotropic $u_0, w_0$, $\mathbb E[\zeta(0)^2] = 1/d$ (claim `xu_ziyin2025.alignment.width`).
+
+# %%
+dims = np.array([16, 64, 256, 1024, 4096])
+rms = np.array([np.sqrt(np.mean(initial_alignment(d, 1000) ** 2)) for d in dims])
+fig, ax = plt.subplots(figsize=(5.5, 3.6), constrained_layout=True)
+ax.plot(dims, rms, "o", label=r"RMS $\zeta(0)$, 1000 draws")
+ax.plot(dims, dims**-0.5, "k--", lw=1, label=r"$d^{-1/2}$")
+ax.set(xscale="log", yscale="log", xlabel="width d", ylabel=r"RMS $\zeta(0)$", title="Initial alignment")
+ax.legend()
+plt.show()
+assert np.allclose(rms * np.sqrt(dims), 1, atol=0.1)
+
+# %% [markdown]
+# ## Disalignment at finite width
+#
+# Width $d = 10$ with a large output scale $\gamma = 30$ ($c_d = 0$, $e_B < 0$: the disalignment phase). $|\theta|$
+# falls from $\Theta(1)$ to $\approx\operatorname{asinh}B \approx 0$, monotonically when $\theta_0$ and $\theta_\infty$
+# have one sign (claim `xu_ziyin2025.disalignment.condition`), and $\zeta$ with it; the plain and the weighted cosine
+# differ at finite width.
+
+# %%
+from numerics import trajectory  # noqa: E402
+
+rng = np.random.default_rng(3)
+u0, w0 = rng.standard_normal((2, 6, 10))
+gamma = 30.0
+rate = gamma**2 * np.sqrt(((u0 + w0) ** 2).sum(axis=1) * ((u0 - w0) ** 2).sum(axis=1))
+times = np.concatenate([[0.0], 30 / rate.min() * np.logspace(-5, 0, 200)])
+params = {"gamma": gamma, "eta_u": 1.0, "eta_w": 1.0, "a": 1.0, "b": 1.0}
+run = trajectory("layerwise_lr_linear", times, params, {"u": u0, "w": w0})
+print("phase:", phase(c_d=0, c_u=0, c_w=0, c_gamma=1, c_eta_u=0, c_eta_w=0))
+fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), constrained_layout=True)
+for k in range(u0.shape[0]):
+    axes[0].plot(times[1:], np.abs(np.arctanh(run["alignment_weighted"][1:, k])), color=f"C{k}")
+    axes[1].plot(times[1:], run["alignment"][1:, k], color=f"C{k}")
+    axes[1].plot(times[1:], run["alignment_weighted"][1:, k], color=f"C{k}", ls=":")
+axes[0].set(xscale="log", xlabel="t", ylabel=r"$|\theta(t)|$", title=r"Disalignment: $|\theta|$ falls to $\approx 0$")
+axes[1].set(xscale="log", xlabel="t", ylabel="cosine", title=r"$\zeta$ (solid) and $\tanh\theta$ (dotted)")
+plt.show()
+assert np.all(np.abs(np.arctanh(run["alignment_weighted"][-1])) < 0.05)
