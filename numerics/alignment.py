@@ -55,7 +55,9 @@ def alignment_paths(parametrization: str, d: int, seeds: Sequence[int], points: 
     t = np.concatenate([[0.0], horizon * np.logspace(-6, 0, points - 1)])
     chunk = max(1, CHUNK // (d * points))
     parts = [
-        trajectory("layerwise_lr_linear", t, _params(gamma), {"u": u0[i : i + chunk], "w": w0[i : i + chunk]})
+        trajectory(
+            "layerwise_lr_linear", t, _params(gamma), {"u": u0[i : i + chunk], "w": w0[i : i + chunk]}, refine=False
+        )
         for i in range(0, len(seeds), chunk)
     ]
     zeta, weighted, ntk = (
@@ -82,7 +84,13 @@ def parameter_change(parametrization: str, d: int, seeds: Sequence[int]) -> np.n
     u0, w0, gamma, horizon = _start(parametrization, d, seeds)
     chunk = max(1, CHUNK // d)
     ends = [
-        trajectory("layerwise_lr_linear", [horizon], _params(gamma), {"u": u0[i : i + chunk], "w": w0[i : i + chunk]})
+        trajectory(
+            "layerwise_lr_linear",
+            [horizon],
+            _params(gamma),
+            {"u": u0[i : i + chunk], "w": w0[i : i + chunk]},
+            refine=False,
+        )
         for i in range(0, len(seeds), chunk)
     ]
     u, w = (np.concatenate([end[name][0] for end in ends]) for name in ("u", "w"))

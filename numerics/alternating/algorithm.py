@@ -125,7 +125,9 @@ def _validated(X, Y, a0, w0, activation, support) -> tuple[Network, np.ndarray, 
 
 
 def _support(support: object, shape: tuple[int, int]) -> np.ndarray:
-    values = real_array("support", support)
+    raw = np.asarray(support)
+    # booleans are this argument's natural type (real_array refuses them for numeric arguments)
+    values = raw if raw.dtype.kind == "b" else real_array("support", support)
     if values.shape != shape or not np.all((values == 0) | (values == 1)):
         raise ValueError(f"support must be an array of booleans (or 0/1) of shape (H, d) = {shape}, got {values!r}")
     return values.astype(bool)

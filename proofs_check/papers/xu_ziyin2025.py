@@ -50,6 +50,14 @@ TOPICS = {
     "§4.3": "phase diagram: standard parametrisations",
     "§4.5": "abc-symmetry",
     "§4.5, §8": "abc-symmetry (and the public review)",
+    "§2.4, §8": "alignment (and the public review)",
+    "§2.4, §5": "alignment: learning by disalignment",
+    "§2.2, §5": "the one-dimensional variable: learning by disalignment",
+    "§5 (learning by disalignment)": "learning by disalignment",
+    "§4.2, §5 (learning by disalignment)": "phase diagram: Definition 1, learning by disalignment",
+    "§4.2, §5 (headline)": "phase diagram: Definition 1 (the headline)",
+    "§4.1, §8 (paper eq. 14: the initial alignment)": "phase diagram: exponents (eq. 14, the initial alignment)",
+    "§4.6 (secondary summary: δ = 0.5, 1, 2)": "the δ table (δ = 0.5, 1, 2, per a secondary summary)",
 }
 """The paper's topic of each section of the package's reconstruction (the paper's body text was unavailable)."""
 
@@ -333,8 +341,10 @@ def _sums(quantity: str) -> sp.Expr:
         uu: (_sum_pp + _sum_qq + 2 * S_pq) / (4 * eta_w),
         ww: (_sum_pp + _sum_qq - 2 * S_pq) / (4 * eta_u),
     }
-    # the model's cosine where it is defined (its quantity is 0 at a zero vector and clamped against rounding)
-    return COSINES[quantity].xreplace(coordinates)
+    # a cosine from its definition where it is defined (the model's quantity is 0 at a zero vector and clamped
+    # against rounding); any other quantity as the model defines it
+    expr = COSINES[quantity] if quantity in COSINES else LW.quantities[quantity].expr
+    return expr.xreplace(coordinates)
 
 
 zeta_w = PAPER.symbol("zeta_eta", r"\zeta_\eta", lambda: _sums("alignment_weighted"), real=True)
