@@ -174,10 +174,18 @@ def _closed_form(
     return _exact(model, init_env, params_env, inputs.t, dps or 30)
 
 
-def _agree(history: list[dict[str, np.ndarray]], name: str) -> bool:
+UNDERFLOW_DIGITS = 640
+"""From this working precision on, the rounding error of a sum of terms below 1.8e308 is below float64's smallest
+subnormal: a value that rounds to 0 there is 0 in float64."""
+
+
+def _agree(history: list[dict[str, np.ndarray]], name: str, digits: int) -> bool:
+    """Whether the last two precisions agree on ``name`` (``digits``: the one before the last). A zero must hold at
+    three precisions (cancellation can give 0 at two), or at two from ``UNDERFLOW_DIGITS`` on (a value that
+    underflows float64, e.g. a unit decaying to 1e-2000, is 0 however many digits are added)."""
     last, before, earlier = (h[name] for h in history[-1:-4:-1])
     close = np.abs(last - before) <= 1e-15 * np.abs(last)
-    zero = (last == 0) & (before == 0) & (earlier == 0)
+    zero = (last == 0) & (before == 0) & ((earlier == 0) | (digits >= UNDERFLOW_DIGITS))
     return bool(np.all(np.where(last == 0, zero, close)))
 
 
@@ -229,11 +237,11 @@ def _settled(model: Model, init: dict, params: dict, t: np.ndarray, units: np.nd
     0 must be 0 at three consecutive precisions (cancellation can give 0 at two). ``ArithmeticError`` if the
     highest precision still does not settle."""
     history: list[dict[str, np.ndarray]] = []
-    for digits in EXACT_DIGITS:
+    for step, digits in enumerate(EXACT_DIGITS):
         exact = _exact(model, init, params, t, digits, units)
         with mpmath.workdps(digits):
             history.append({n: np.array([float(x) for x in np.ravel(v)]).reshape(v.shape) for n, v in exact.items()})
-        if len(history) >= 3 and all(_agree(history, n) for n in model.state_names):
+        if len(history) >= 3 and all(_agree(history, n, EXACT_DIGITS[step - 1]) for n in model.state_names):
             return history[-1]
     raise ArithmeticError(
         f"the closed form of {model.name} does not settle to float64 accuracy at {EXACT_DIGITS[-1]} digits here; "

@@ -222,7 +222,7 @@ PAPER.claim(
 # The solution of Dominé et al. for λ-balanced starts in any frame (Fukumizu's QQ^T, the authors' code
 # Nico31415/LinearNetworkDynamics/qqt_lambda_balanced.py): paper orientation, Q = [W1; W2^T], Σxx = I
 # (derivations.unaligned; numerics.unaligned evaluates it).
-UNALIGNED = "Dominé et al. 2025, the QQ^T solution (spec models-nam2025.md §4, §8)"
+UNALIGNED = "the QQᵀ solution of unaligned λ-balanced starts"
 for _name, _latex in (
     ("\\dot P", r"\dot P"),
     ("P", "P"),

@@ -248,7 +248,7 @@ PAPER.claim(
     where="§2, eq. 2 and the thresholds c_i (normalization convention-dependent)",
     eq="2",
     assume=(
-        "the norm equation separated: ∫ν^{1−κ}dν from ‖θ₀‖ to ‖θ‖ equals ηS (sympy.integrate)",
+        "the norm equation separated: the integral of ν^{1−κ} dν from ‖θ₀‖ to ‖θ‖ equals ηS (sympy.integrate)",
         "rows: κ = 2 and κ = 2 + m > 2 up to norm ν* = 1 (the package's threshold), κ > 2 up to ν* = ∞ (blow-up)",
     ),
 )

@@ -5,7 +5,7 @@ one-hot targets leaves features :math:`XW_1` of rank :math:`c` whose class means
 :math:`\ll` between-class scatter).
 
 The statement is informal; it is checked numerically (``numerics.collapse``): 3 classes of 3 samples in
-:math:`\mathbb R^9`, width 8, gradient descent (lr 0.05, 4000 steps) from :math:`W_1, W_2 \sim 10^{-4}\mathcal N(0,1)`,
+:math:`\mathbb R⁹`, width 8, gradient descent (lr 0.05, 4000 steps) from :math:`W_1, W_2 \sim 10^{-4}\mathcal N(0,1)`,
 10 seeds. A far-from-balanced start (:math:`W_1 \sim 0.5\,\mathcal N(0,1)`, :math:`W_2` small) fits the data too but
 keeps its initial features: no collapse (the tests show that variant refuted).
 """
@@ -38,7 +38,7 @@ def collapse_measure(quantity: str, scales: tuple[float, float] = NEAR_BALANCED,
 
 
 ASSUME = (
-    "3 classes × 3 samples in R^9 (orthogonal inputs), one-hot Y, width 8, W₁, W₂ ~ 10^(-4) N(0, 1)",
+    "3 classes × 3 samples in R⁹ (orthogonal inputs), one-hot Y, width 8, W₁, W₂ ~ 10⁻⁴ N(0, 1)",
     "W₁ᵀW₁ − W₂W₂ᵀ is conserved by the flow (claim nam2025.appC3.conserved)",
 )
 PAPER.experiment(
@@ -46,7 +46,7 @@ PAPER.experiment(
     lambda: collapse_measure("rank"),
     quantity=PAPER.symbol("rank_gap", r"\sigma_{c+1}(XW_1)/\sigma_c(XW_1)", nonnegative=True),
     tolerance=1e-2,
-    where="§3, App. E (spec §3)",
+    where="§3, App. E",
     eq="13",
     assume=ASSUME,
 )
@@ -55,7 +55,7 @@ PAPER.experiment(
     lambda: collapse_measure("means"),
     quantity=PAPER.symbol("NC1", r"\mathrm{tr}\,\Sigma_W/\mathrm{tr}\,\Sigma_B", nonnegative=True),
     tolerance=1e-4,
-    where="§3, App. E (spec §3)",
+    where="§3, App. E",
     eq="13",
     assume=ASSUME,
 )

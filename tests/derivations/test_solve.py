@@ -51,9 +51,12 @@ def test_clock_reduction_reproduces_eqs_82_to_87() -> None:
     sums theta[+1] = sum (a0 + b0)^2/(4Z), theta[-1] = -sum (a0 - b0)^2/(4Z)."""
     reduction = clock_reduction(SCALAR, linear_structure(SCALAR), (), NAMES, {})
     assert not isinstance(reduction, str)
-    plus, minus = sorted(reduction.sums, key=str)
+    by_name = {str(s): s for s in reduction.sums}
+    plus, minus, start = by_name["theta[+1]"], by_name["theta[-1]"], by_name["theta(0)"]
     assert zero(reduction.sums[plus] - (a0 + b0) ** 2 / (4 * Z))
     assert zero(reduction.sums[minus] + (a0 - b0) ** 2 / (4 * Z))
+    # the output's start, for the increment form, is the sum of the two
+    assert zero(reduction.sums[start] - reduction.sums[plus] - reduction.sums[minus])
     g = reduction.y
     assert zero(reduction.rhs - (2 / Z) * g * (S - (plus * g + minus / g)))
     state = reduction.state["a"].xreplace(reduction.coordinates)
