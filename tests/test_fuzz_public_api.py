@@ -390,8 +390,14 @@ def _trajectory_mutation(draw: st.DrawFn, model: object, method: str) -> tuple[s
         "max_steps 0": _replace("max_steps", 0),
         "max_steps float": _replace("max_steps", 2.5),
         "max_dps 14": _replace("max_dps", 14),
-        "init wrong shape": lambda a: {**a, "init": {**a["init"], state: np.ones(7)}},
     }
+    # a width-7 start is wrong only against another state's or a unit parameter's width (a model with one state
+    # and shared or scalar parameters, e.g. linear_model with scalar S, lam, takes it as seven units)
+    options["init wrong shape"] = lambda a: (
+        {**a, "init": {**a["init"], state: np.ones(7)}}
+        if len(a["init"]) > 1 or any(np.ndim(v) > 0 for v in a["params"].values())
+        else {**a, "init": {**a["init"], state: np.ones((2, 3, 7))}}
+    )
     for kind in BAD_VALUES:
         options[f"init {kind}"] = _bad_value("init", state, kind)
         if model.name != "linear_network":

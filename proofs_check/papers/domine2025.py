@@ -310,7 +310,7 @@ def _unaligned_full_flow() -> Outcome:
     cases = "; ".join(f"d={d}, p={p}, c={c}, lambda={lam}" for d, p, c, lam, _ in UNALIGNED_CASES)
     return _thirty_digit_verdict(
         pairs,
-        f"QQ^T in F's eigenbasis (mpmath.eigsy, {dps} digits) vs the integrated flow of linear_network",
+        f"QQᵀ in F's eigenbasis (mpmath.eigsy, {dps} digits) vs the integrated flow of linear_network",
         f"t = {times} over {cases} ({method}, {dps} digits)",
     )
 
@@ -335,7 +335,7 @@ def _unaligned_aligned_limit() -> Outcome:
             ]
     return _thirty_digit_verdict(
         pairs,
-        "QQ^T solution vs the lambda_balanced closed form (Theorem 2's modes), both at 30 digits",
+        "QQᵀ solution vs the lambda_balanced closed form (Theorem 2's modes), both at 30 digits",
         f"lambda = 0.9, -1.2; t = {times}; {dps} digits",
     )
 

@@ -196,15 +196,20 @@ def test_two_layer_explicit_closed_form_on_rational_data(case) -> None:
 
 @pytest.mark.slow
 def test_two_layer_explicit_closed_form_fully_symbolic() -> None:
-    """``explicit()`` with symbolic S, Z and initial values, P_0 and M_0 substituted by their definitions
-    (eq 75 in the (a0 ± b0)^2 form), at p = 2 (two components; ~20 s each)."""
+    """``explicit()`` with symbolic S, Z and initial values, the derived sums substituted by eq 75's statistics
+    (theta[+1] = (Sigma0 + S0)/2, theta[-1] = -(Sigma0 - S0)/2, theta(0) = S0), at p = 2 (two components)."""
     p = 2
     cf = closed_form("two_layer_scalar")
     inst = models.get("two_layer_scalar").instance(p)
     A, B = initial(p)
     explicit = cf.explicit()
     Sigma0, S0 = spec_stats(A, B, Z)
-    definitions = {sp.Symbol("P_0", nonnegative=True): Sigma0 + S0, sp.Symbol("M_0", nonnegative=True): Sigma0 - S0}
+    by_name = {str(symbol): symbol for symbol in cf.sums}
+    definitions = {
+        by_name["theta[+1]"]: (Sigma0 + S0) / 2,
+        by_name["theta[-1]"]: -(Sigma0 - S0) / 2,
+        by_name["theta(0)"]: S0,
+    }
     assert set(definitions) == set(cf.sums)
     states = {}
     for i in range(p):
