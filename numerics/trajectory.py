@@ -171,7 +171,7 @@ def _closed_form(
         if np.any(flagged):
             states = _in_extended_range(model, states, init_env, params_env, inputs.t, flagged)
         return states
-    return _exact(model, init_env, params_env, inputs.t, dps or 30)
+    return _exact_to(model, init_env, params_env, inputs.t, dps or 30)
 
 
 UNDERFLOW_DIGITS = 640
@@ -201,6 +201,43 @@ def _exact(
             for k, v in {**init_env, **params_env}.items()
         }
         return closed_form_state(ccf, env, to_mpf(t), "mpmath", units)
+
+
+GUARD_DIGITS = 10
+"""Working digits above the requested ``dps`` for the first mpmath evaluation of the closed form."""
+DOUBLINGS = 7
+"""How many times the working precision of the mpmath closed form is doubled before it gives up."""
+
+
+def _exact_to(model: Model, init_env: dict, params_env: dict, t: np.ndarray, dps: int) -> dict[str, np.ndarray]:
+    """The closed form in mpmath correct to ``dps`` digits: evaluated at working precisions ``dps + GUARD_DIGITS``,
+    then doubling, until two consecutive ones agree to ``10^-dps`` relative element by element (a sum that
+    cancels, e.g. a start of 1e150 settling near 0, needs more working digits than it returns); an element that
+    is 0 must be 0 at three. ``ArithmeticError`` after ``DOUBLINGS`` doublings."""
+    history: list[dict[str, np.ndarray]] = []
+    digits = dps + GUARD_DIGITS
+    for _ in range(DOUBLINGS + 1):
+        history.append(_exact(model, init_env, params_env, t, digits))
+        with mpmath.workdps(digits):
+            if len(history) >= 2 and all(_agree_to(history, n, dps) for n in model.state_names):
+                return history[-1]
+        digits *= 2
+    raise ArithmeticError(
+        f"the closed form of {model.name} does not settle to {dps} digits at {digits // 2} working digits here"
+    )
+
+
+def _agree_to(history: list[dict[str, np.ndarray]], name: str, dps: int) -> bool:
+    last, before = history[-1][name], history[-2][name]
+    earlier = history[-3][name] if len(history) >= 3 else None
+    tolerance = mpmath.mpf(10) ** -dps
+    for k, (x, y) in enumerate(zip(np.ravel(last), np.ravel(before), strict=True)):
+        if x == 0:
+            if y != 0 or earlier is None or np.ravel(earlier)[k] != 0:
+                return False
+        elif abs(x - y) > tolerance * abs(x):
+            return False
+    return True
 
 
 def _in_extended_range(

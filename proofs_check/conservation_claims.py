@@ -45,7 +45,7 @@ LINEAR_CASES = ((1, 1, 1), (2, 2, 2), (2, 3, 2), (3, 2, 3), (4, 3, 4))
 NON_POLYNOMIAL = {
     "power_activation": (
         1,
-        "Delta_1 - Delta_2 = F_1(w_1) - F_2(w_2) (an asinh for beta = 2; spec models-xu-ziyin2025.md §3), "
+        "Delta_1 - Delta_2 = F_1(w_1) - F_2(w_2) (an asinh for beta = 2; Xu & Ziyin 2025, §3), "
         "conserved by xu_ziyin2025.power.delta",
     ),
 }

@@ -252,7 +252,7 @@ def _dln_theorem() -> Outcome:
     if any(np.max(run.plateau_errors) > 0.05 for run in runs[1:]):
         failures.append("plateau-midpoint losses differ from the PF levels by > 5 % at alpha <= 1e-8")
     if any(np.any(run.relative_errors <= 0) for run in runs):
-        failures.append("some GF jump is early (spec: all measured jumps are late)")
+        failures.append("some GF jump is early (reference test: all measured jumps are late)")
     detail = (
         _report(runs) + "; proved separately: the exact reduction beta = alpha² sinh 2x (dln.theorem3_1.mirror_flow) "
         "and the limits eta S_i / c_i -> |s_i| (dln.theorem3_1.dormant_limits); not proved: the convergence of "
@@ -283,7 +283,7 @@ def _redormancy() -> Outcome:
     times = result.jump_times
     jump2 = result.jumps[2]
     if len(times) != 3 or not np.allclose(times, [SPEC_B["t1"], SPEC_B["t2"], SPEC_B["t3"]], atol=1.5e-3):
-        failures.append(f"AGF jump times {_fmt(times, 4)} vs spec (0.193, 0.600, 3.457)")
+        failures.append(f"AGF jump times {_fmt(times, 4)} vs the reference test (0.193, 0.600, 3.457)")
     if jump2.collapsed != (0,) or not np.allclose(jump2.a[:, 0] * jump2.w.sum(1), SPEC_B["saddle"], atol=1e-3):
         failures.append(f"jump 2: collapsed {jump2.collapsed}, saddle {jump2.a[:, 0] * jump2.w.sum(1)}")
     elif not np.isclose(jump2.accumulated_utility[0], result.thresholds[0], rtol=1e-12):
@@ -299,7 +299,7 @@ def _redormancy() -> Outcome:
     flips = np.array(flips)
     scaled = (flips - midpoint) * np.log(1 / np.array(DLN_ALPHAS))
     if not np.allclose(flips, SPEC_B_FLIPS, atol=1.5e-3):
-        failures.append(f"GF sign changes {_fmt(flips, 5)} vs spec {SPEC_B_FLIPS}")
+        failures.append(f"GF sign changes {_fmt(flips, 5)} vs the reference test {SPEC_B_FLIPS}")
     if not (np.all(np.diff(np.abs(flips - midpoint)) < 0) and np.ptp(scaled) < 0.1 * np.max(np.abs(scaled)) + 0.1):
         failures.append(f"(flip - midpoint) log(1/alpha) = {_fmt(scaled)} not constant")
     detail = (
@@ -393,7 +393,7 @@ def _fcn_agf_commuting() -> Outcome:
         f"{_fmt([r.jump_times[-1] for r in results], 5)}, (tau - 1/sigma_k) log(1/alpha) = {_fmt(scaled[-1])} at "
         f"every alpha (the random init norms), levels = RRR levels. Non-commuting case, same init: tau_2 - tau_1 = "
         f"{_fmt(gaps)} at alpha = 1e-16, 1e-100 (not Conjecture 4.1, which GF follows): per-neuron Algorithm 1 "
-        "without the O(H) hidden-unit rotation of spec §4b lets near-threshold neurons re-activate at once"
+        "without the O(H) hidden-unit rotation of the §4b setting lets near-threshold neurons re-activate at once"
     )
     return _verdict("numerics.agf (log-coordinate Algorithm 1) vs tau_k = 1/sigma_k", failures, detail)
 
@@ -797,6 +797,6 @@ def _span_fractions() -> Outcome:
     detail = (
         f"p = {len(x)}, frequency {k}: least unfit fraction over m neurons in its span (L-BFGS on the network's loss): "
         + ", ".join(f"m = {m}: {found[m]:.6g}" for m in SPAN_FRACTIONS)
-        + " (spec [D]: 0.889, 0.556, 0; m = 3, 4, 5 (0.326, 0.167, infimum 0) are in the slow tests)"
+        + " (reported: 0.889, 0.556, 0; m = 3, 4, 5 (0.326, 0.167, infimum 0) are in the slow tests)"
     )
     return _verdict("L-BFGS over neurons aligned to the dominant frequency, the real network's loss", failures, detail)

@@ -83,7 +83,7 @@ PAPER.claim(
     where=spec("§2.4, §5", "14"),
     eq="14",
     assume=(
-        "ζ: the model's alignment, the plain cosine uᵀw/(|u||w|), along the solution (spec §2.4 coordinates)",
+        "ζ: the model's alignment, the plain cosine uᵀw/(|u||w|), along the solution (in the coordinates of §2.4)",
         "> 0 for σ < 1 (alignment.cauchy_schwarz): ζ is strictly increasing in θ",
     ),
 )
@@ -199,7 +199,7 @@ PAPER.claim(
     "sup_t |ζ(t)| = O(d^(-1/2)) → 0",
     where=spec("§4.2, §5 (headline)"),
     assume=(
-        "mean-field/µP and Xavier (alignment), NTK and Kaiming fan-in (kernel), spec §4.3 rows; a = b = 1",
+        "mean-field/µP and Xavier (alignment), NTK and Kaiming fan-in (kernel), the §4.3 rows; a = b = 1",
         "ζ: the plain cosine (the model's alignment)",
     ),
     check=zeta_across_phases,
@@ -270,7 +270,7 @@ PAPER.claim(
     sp.Eq(sp.Matrix(deltas), sp.Matrix([sp.Rational(1, 2), 0, sp.Rational(3, 2)]), evaluate=False),
     where=spec("§4.6 (secondary summary: δ = 0.5, 1, 2)"),
     assume=(
-        "δ: ‖W − W₀‖/‖W₀‖ ∝ d^(-δ), W = w (one-dimensional input), plain Xavier and Kaiming fan-in (spec §4.3)",
+        "δ: ‖W − W₀‖/‖W₀‖ ∝ d^(-δ), W = w (one-dimensional input), plain Xavier and Kaiming fan-in (§4.3)",
         "the quoted 0.5 (NTK) is reproduced; the quoted 1 and 2 are not this δ under plain Xavier (0: feature "
         "learning) and Kaiming fan-in (3/2); for Kaiming, 1 is the whole parameter vector's and 2 is ΔK/K's exponent",
     ),
