@@ -346,13 +346,7 @@ def clock_reduction(
             key="sums",
         )
         for symbol in (s for s in new_sums if str(s).startswith(f"{Q}[")):
-            d.add(
-                sp.Eq(symbol, sp.Sum(new_sums[symbol], (sp.Symbol("unit"), 1, sp.Symbol("p")))),
-                "a sum over the units of their initial values",
-                tags.get("sums", ""),
-                residual=sp.S.Zero,
-                key="sum_definition",
-            )
+            _define_sum(d, symbol, new_sums[symbol], tags.get("sums", ""))
     rate_gamma = rate.xreplace(to_gamma) if per_unit else structure.g.xreplace(in_gamma)
     # collected in gamma with factored coefficients, so that (a_0 ± b_0)^2 stay squares (no cancellation)
     expanded = sp.expand(sp.powsimp(sp.expand(e * (lam[star] * rate_gamma + mu[star]) * gamma)))
@@ -443,14 +437,19 @@ def _initial_rate(d, structure, unit, sums_, rhs, rates, symbols, per_unit, cond
         key="initial_rate",
     )
     for symbol in starts.values():
-        d.add(
-            sp.Eq(symbol, sp.Sum(new_sums[symbol], (sp.Symbol("unit"), 1, sp.Symbol("p")))),
-            "a sum over the units of their initial values",
-            tags.get("sums", ""),
-            residual=sp.S.Zero,
-            key="sum_definition",
-        )
+        _define_sum(d, symbol, new_sums[symbol], tags.get("sums", ""))
     return rate
+
+
+def _define_sum(d: Derivation, symbol: sp.Symbol, summand: sp.Expr, tag: str) -> None:
+    """Record ``symbol`` as the sum of ``summand`` over the units (a definition, so its residual is zero)."""
+    d.add(
+        sp.Eq(symbol, sp.Sum(summand, (sp.Symbol("unit"), 1, sp.Symbol("p")))),
+        "a sum over the units of their initial values",
+        tag,
+        residual=sp.S.Zero,
+        key="sum_definition",
+    )
 
 
 def _all_zero(entries: Iterable[sp.Expr], relations: Iterable[sp.Expr] = ()) -> Proof:
