@@ -100,6 +100,10 @@ def _data(X: object, Y: object) -> tuple[np.ndarray, np.ndarray]:
         moments = (np.sum(X**2), np.sum(Y**2), np.sum(np.abs(X.T @ Y)))
     if not np.all(np.isfinite(moments)):
         raise ValueError("X and Y must be small enough that sum X², sum Y² and X^T Y are finite in float64")
+    # AGF's scales are rms(x) and rms(y): with all-zero inputs or targets every neuron's utility is 0 for ever
+    for name, moment in (("X", moments[0]), ("Y", moments[1])):
+        if moment == 0:
+            raise ValueError(f"{name} must have a nonzero entry: with all-zero {name} no neuron has utility to learn")
     return X, Y
 
 

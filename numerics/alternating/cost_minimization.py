@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from ..budget import BudgetError
 from ._budget import counted
 from ._validate import neuron_norms
 from .two_layer import Network
@@ -105,7 +106,7 @@ def _gradient_flow(
     while not (fired or done):
         remaining = _relaxation_time(net, *unpack(y), idx, tolerance)
         if elapsed >= max_cost_time:
-            raise RuntimeError(
+            raise BudgetError(
                 f"cost minimization: stationarity {stationarity(net, *unpack(y), idx):.3g} > gtol x utility scale = "
                 f"{tolerance:.3g} after GF time {max_cost_time:.3g} (max_cost_time / curvature scale); the slowest "
                 f"curvature predicts about {remaining:.3g} more: raise max_cost_time (or gtol, if it has stalled)"

@@ -98,4 +98,5 @@ def first_crossing(modes: LogModes) -> float:
             return start
     if f(upper) <= 0:
         return upper
-    return float(brentq(f, start, upper, xtol=1e-14, rtol=4 * np.finfo(float).eps))
+    # maxiter: from a wide bracket at xtol 1e-14, rtol 4 eps, brentq may need more than its default 100 steps
+    return float(brentq(f, start, upper, xtol=1e-14, rtol=4 * np.finfo(float).eps, maxiter=2000))

@@ -103,7 +103,7 @@ PAPER.claim(
     where="§6 (time emergence)",
     eq="11",
     assume=(
-        "P_s(k) = k^{-α-1}/A (A the normalization), α > -1: t_1/2(k) increases with k",
+        "P_s(k) = k^{-(α+1)}/A (A the normalization), α > -1: t_1/2(k) increases with k",
         "t_1/2 solved (sympy.solve) from the derived closed form, equal starts 0 < w_0 < S/2",
     ),
     check=lambda: with_steps(EMERGENCE, "emergence.time")(),

@@ -16,6 +16,7 @@ from numerics import agf
 from numerics.alternating import cost_minimization, gaussian_init, pesme_flammarion, rrr_saddles, whitened_jump_times
 from numerics.alternating.cost_minimization import relaxation_rate
 from numerics.alternating.two_layer import Network
+from numerics.budget import BudgetError
 
 
 def _commuting(singular_values: list[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -58,7 +59,7 @@ def test_relaxation_rate_is_the_weak_curvature() -> None:
 
 def test_budget_error_says_how_to_raise_it() -> None:
     X, Y, _ = _commuting([1.0, 0.3, 3e-4])
-    with pytest.raises(RuntimeError, match="raise max_cost_time"):
+    with pytest.raises(BudgetError, match="raise max_cost_time"):
         agf(X, Y, *gaussian_init(3, 3, 3, 1e-15, seed=0), 1e-15, max_cost_time=1e3)
 
 
