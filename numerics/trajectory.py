@@ -174,18 +174,19 @@ def _closed_form(
     return _exact_to(model, init_env, params_env, inputs.t, dps or 30)
 
 
-UNDERFLOW_DIGITS = 640
-"""From this working precision on, the rounding error of a sum of terms below 1.8e308 is below float64's smallest
-subnormal: a value that rounds to 0 there is 0 in float64."""
+ZERO_DIGITS = 640
+"""A zero is believed from this working precision on: the rounding error of a sum of terms below 1.8e308 is then
+below float64's smallest subnormal, so a nonzero float64 value cannot cancel to an exact 0 (at lower precisions a
+sum of terms near 1e84 settling to 1e-84 does, at three precisions in a row)."""
 
 
 def _agree(history: list[dict[str, np.ndarray]], name: str, digits: int) -> bool:
-    """Whether the last two precisions agree on ``name`` (``digits``: the one before the last). A zero must hold at
-    three precisions (cancellation can give 0 at two), or at two from ``UNDERFLOW_DIGITS`` on (a value that
-    underflows float64, e.g. a unit decaying to 1e-2000, is 0 however many digits are added)."""
-    last, before, earlier = (h[name] for h in history[-1:-4:-1])
+    """Whether the last two precisions agree on ``name`` (``digits``: the one before the last): to 1e-15 relative,
+    or both 0 from ``ZERO_DIGITS`` on (a value that underflows float64, e.g. a unit decaying to 1e-2000, is 0
+    however many digits are added)."""
+    last, before = history[-1][name], history[-2][name]
     close = np.abs(last - before) <= 1e-15 * np.abs(last)
-    zero = (last == 0) & (before == 0) & ((earlier == 0) | (digits >= UNDERFLOW_DIGITS))
+    zero = (last == 0) & (before == 0) & (digits >= ZERO_DIGITS)
     return bool(np.all(np.where(last == 0, zero, close)))
 
 
@@ -212,14 +213,14 @@ DOUBLINGS = 7
 def _exact_to(model: Model, init_env: dict, params_env: dict, t: np.ndarray, dps: int) -> dict[str, np.ndarray]:
     """The closed form in mpmath correct to ``dps`` digits: evaluated at working precisions ``dps + GUARD_DIGITS``,
     then doubling, until two consecutive ones agree to ``10^-dps`` relative element by element (a sum that
-    cancels, e.g. a start of 1e150 settling near 0, needs more working digits than it returns); an element that
-    is 0 must be 0 at three. ``ArithmeticError`` after ``DOUBLINGS`` doublings."""
+    cancels, e.g. a start of 1e150 settling near 0, needs more working digits than it returns); a zero is believed
+    from ``ZERO_DIGITS`` working digits on. ``ArithmeticError`` after ``DOUBLINGS`` doublings."""
     history: list[dict[str, np.ndarray]] = []
     digits = dps + GUARD_DIGITS
     for _ in range(DOUBLINGS + 1):
         history.append(_exact(model, init_env, params_env, t, digits))
         with mpmath.workdps(digits):
-            if len(history) >= 2 and all(_agree_to(history, n, dps) for n in model.state_names):
+            if len(history) >= 2 and all(_agree_to(history, n, dps, digits // 2) for n in model.state_names):
                 return history[-1]
         digits *= 2
     raise ArithmeticError(
@@ -227,15 +228,11 @@ def _exact_to(model: Model, init_env: dict, params_env: dict, t: np.ndarray, dps
     )
 
 
-def _agree_to(history: list[dict[str, np.ndarray]], name: str, dps: int) -> bool:
-    last, before = history[-1][name], history[-2][name]
-    earlier = history[-3][name] if len(history) >= 3 else None
+def _agree_to(history: list[dict[str, np.ndarray]], name: str, dps: int, digits: int) -> bool:
+    """``_agree`` for mpmath values at ``dps`` digits (``digits``: the precision before the last)."""
     tolerance = mpmath.mpf(10) ** -dps
-    for k, (x, y) in enumerate(zip(np.ravel(last), np.ravel(before), strict=True)):
-        if x == 0:
-            if y != 0 or earlier is None or np.ravel(earlier)[k] != 0:
-                return False
-        elif abs(x - y) > tolerance * abs(x):
+    for x, y in zip(np.ravel(history[-1][name]), np.ravel(history[-2][name]), strict=True):
+        if (x == 0 and (y != 0 or digits < ZERO_DIGITS)) or (x != 0 and abs(x - y) > tolerance * abs(x)):
             return False
     return True
 
@@ -270,15 +267,14 @@ EXACT_DIGITS = (20, 40, 80, 160, 320, 640, 1280)
 
 def _settled(model: Model, init: dict, params: dict, t: np.ndarray, units: np.ndarray) -> dict[str, np.ndarray]:
     """The closed form rounded to float64 from mpmath at rising precisions (``EXACT_DIGITS``) until consecutive
-    ones agree to 1e-15 relative, element by element (a value that cancels needs more digits); an element that is
-    0 must be 0 at three consecutive precisions (cancellation can give 0 at two). ``ArithmeticError`` if the
-    highest precision still does not settle."""
+    ones agree to 1e-15 relative, element by element (a value that cancels needs more digits; a zero is believed
+    from ``ZERO_DIGITS`` on). ``ArithmeticError`` if the highest precision still does not settle."""
     history: list[dict[str, np.ndarray]] = []
     for step, digits in enumerate(EXACT_DIGITS):
         exact = _exact(model, init, params, t, digits, units)
         with mpmath.workdps(digits):
             history.append({n: np.array([float(x) for x in np.ravel(v)]).reshape(v.shape) for n, v in exact.items()})
-        if len(history) >= 3 and all(_agree(history, n, EXACT_DIGITS[step - 1]) for n in model.state_names):
+        if len(history) >= 2 and all(_agree(history, n, EXACT_DIGITS[step - 1]) for n in model.state_names):
             return history[-1]
     raise ArithmeticError(
         f"the closed form of {model.name} does not settle to float64 accuracy at {EXACT_DIGITS[-1]} digits here; "
