@@ -670,9 +670,15 @@ def network_helper_cases(draw: st.DrawFn) -> Case:
             return ln.matrix_gradient_descent(W1, W2, Sxx, Sxy, lr, steps)
 
         def check(result: object) -> str | None:
-            unit = trajectory(
-                linear_network(d, c), [lr * steps], ln.moment_params(Sxx, Sxy), ln.weights_to_init(W1, W2), "gd", lr=lr
-            )
+            try:
+                unit = trajectory(
+                    linear_network(d, c), [lr * steps], ln.moment_params(Sxx, Sxy), ln.weights_to_init(W1, W2), "gd",
+                    lr=lr,
+                )
+            except OverflowError:
+                # no float64 reference at this scale (the unit field's loss overflows): only finiteness is checked
+                finite = all(np.all(np.isfinite(w)) for w in result)
+                return None if finite and not moderate else "non-finite matrix GD result"
             reference = ln.init_to_weights({k: v[0] for k, v in unit.items() if k.startswith("W")})
             error = max(_normwise_error(g, r) for g, r in zip(result, reference, strict=True))
             return None if error <= 1e-12 else f"matrix GD error {error:.3g} against GD on the unit field"
