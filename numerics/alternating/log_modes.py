@@ -98,5 +98,14 @@ def first_crossing(modes: LogModes) -> float:
             return start
     if f(upper) <= 0:
         return upper
-    # maxiter: from a wide bracket at xtol 1e-14, rtol 4 eps, brentq may need more than its default 100 steps
-    return float(brentq(f, start, upper, xtol=1e-14, rtol=4 * np.finfo(float).eps, maxiter=2000))
+    try:
+        return float(brentq(f, start, upper, xtol=1e-14, rtol=4 * np.finfo(float).eps, maxiter=200))
+    except RuntimeError:
+        # brentq stalls where f is flat to rounding; bisection on the bracket f(start) < 0 < f(upper) always ends
+        low, high = start, upper
+        for _ in range(2200):  # enough halvings to reach adjacent floats from any float64 bracket
+            middle = 0.5 * (low + high)
+            if middle in (low, high):
+                break
+            low, high = (middle, high) if f(middle) <= 0 else (low, middle)
+        return high
