@@ -190,7 +190,7 @@ def agf(
     each neuron sees (identity: diagonal linear network).
 
     Cost minimization runs GF (BDF) until every active neuron's utility gradient on its sphere,
-    |grad_i L| / |theta_i|^{kappa-1}, is at most ``gtol`` (> 0) times rms(x)^{kappa-1} rms(y), the data's utility
+    ``|grad_i L| / |theta_i|^(kappa-1)``, is at most ``gtol`` (> 0) times rms(x)^{kappa-1} rms(y), the data's utility
     scale (so that the criterion scales with the data and float64 round-off cannot stall it); a neuron collapses
     when its norm² comes within ``collapse_tol``² (in (0, 1)) of the floor its conserved imbalance allows and the
     other neurons' residual gives it utility <= 0 (``cost_minimization``); ``collapse_tol`` must be below a tenth

@@ -86,7 +86,9 @@ def first_crossing(modes: LogModes) -> float:
     upper = float(np.min(np.maximum(-modes.log_abs[growing], 0.0) / modes.rates[growing]))
 
     def f(t: float) -> float:
-        return float(log_norm(modes, t))
+        # far out in the bracket the norm overflows: +inf is on the right side of the root
+        with np.errstate(over="ignore", divide="ignore"):
+            return float(log_norm(modes, t))
 
     start = 0.0
     if f(0.0) >= 0:
