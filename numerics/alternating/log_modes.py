@@ -83,7 +83,8 @@ def first_crossing(modes: LogModes) -> float:
     growing = present & (modes.rates > 0)
     if not growing.any():
         return np.inf
-    upper = float(np.min(np.maximum(-modes.log_abs[growing], 0.0) / modes.rates[growing]))
+    with np.errstate(over="ignore"):  # a rate near 0 puts its mode's crossing at +inf
+        upper = float(np.min(np.maximum(-modes.log_abs[growing], 0.0) / modes.rates[growing]))
 
     def f(t: float) -> float:
         # far out in the bracket the norm overflows: +inf is on the right side of the root
