@@ -318,10 +318,7 @@ def closed_form_numpy(
     to evaluate again with more digits (with ``refine``, also those whose settled value cancels)."""
     env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
     shape = np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
-    env.update({name: apply(f, env, "numpy") for name, f in ccf.coordinates.items()})
-    env = unit_sums(ccf.sums, env, "numpy")
-    clocks = {name: tuple(_coefficient(f, env, "numpy") for f in fns) for name, fns in ccf.riccati.items()}
-    rates = {name: np.asarray(apply(f, env, "numpy"), dtype=float) for name, f in ccf.initial_rates.items()}
+    env, clocks, rates = _prepared(ccf, env)
     sums = {str(q) for q in ccf.closed_form.along}
     out = {n: np.empty((len(t), *shape[1:-1], 1 if n in sums else shape[-1])) for n in ccf.kernel.terms}
     per_unit = {str(g) for g, sol in ccf.closed_form.clocks.items() if sol.y0.free_symbols or _per_unit(ccf, g)}
@@ -336,19 +333,11 @@ def closed_form_numpy(
     step = max(1, CHUNK // max(1, int(np.prod(shape[1:]))))
     for start in range(0, len(t), step):
         where = slice(start, start + step)
-        local = dict(env, t=t[where].reshape(-1, 1, 1))
-        increments = {}
-        for name, (c2, c1, c0, y0) in clocks.items():
-            values = riccati_numpy(c2, c1, c0, y0, local["t"])
-            if name in rates:
-                increments[name] = (
-                    np.asarray(y0, dtype=float),
-                    riccati_increment(c2, c1, c0, y0, local["t"], rates[name]),
-                )
-            if name in ccf.positive:
-                clipped |= np.any(~((values > GAMMA_RANGE[0]) & (values < GAMMA_RANGE[1])), axis=(0, -1))
-                values = np.clip(values, *GAMMA_RANGE)
-            local[name] = values
+        local, increments = _at(clocks, rates, env, t[where].reshape(-1, 1, 1))
+        for name in ccf.positive & set(clocks):
+            values = local[name]
+            clipped |= np.any(~((values > GAMMA_RANGE[0]) & (values < GAMMA_RANGE[1])), axis=(0, -1))
+            local[name] = np.clip(values, *GAMMA_RANGE)
         for name, implicit in ccf.implicit.items():
             local[name] = implicit_numpy(implicit, local, local["t"])
         for name in (*ccf.riccati, *ccf.implicit):
@@ -407,13 +396,21 @@ def _perturbed_outputs(ccf: CompiledClosedForm, env: Mapping[str, object], last:
     local = {
         k: (v * (1 + PROBE * rng.choice((-1.0, 1.0), size=np.shape(v))) if k in starts else v) for k, v in env.items()
     }
-    local.update({name: apply(f, local, "numpy") for name, f in ccf.coordinates.items()})
-    local = unit_sums(ccf.sums, local, "numpy")
-    clocks = {name: tuple(_coefficient(f, local, "numpy") for f in fns) for name, fns in ccf.riccati.items()}
-    rates = {name: np.asarray(apply(f, local, "numpy"), dtype=float) for name, f in ccf.initial_rates.items()}
+    local, clocks, rates = _prepared(ccf, local)
     at, increments = _at(clocks, rates, local, last)
     moved = ccf.kernel.sums_and_bounds(at, ccf.kernel.coefficients(local), increments)
     return {name: x for name, (x, _) in moved.items()}
+
+
+def _prepared(ccf: CompiledClosedForm, env: Mapping[str, object]) -> tuple[dict[str, object], dict, dict]:
+    """``env`` with the eigen-coordinates and the sums over the units, the Riccati clocks' coefficients
+    (c2, c1, c0, y0) and their initial rates (for the increment form), in float64."""
+    env = dict(env)
+    env.update({name: apply(f, env, "numpy") for name, f in ccf.coordinates.items()})
+    env = unit_sums(ccf.sums, env, "numpy")
+    clocks = {name: tuple(_coefficient(f, env, "numpy") for f in fns) for name, fns in ccf.riccati.items()}
+    rates = {name: np.asarray(apply(f, env, "numpy"), dtype=float) for name, f in ccf.initial_rates.items()}
+    return env, clocks, rates
 
 
 def _at(clocks, rates, env, t) -> tuple[dict[str, object], dict[str, tuple[np.ndarray, np.ndarray]]]:
