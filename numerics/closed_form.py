@@ -10,20 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
-import sympy as sp
 
-from derivations.closed_form import ClosedForm, Unsolved
-from derivations.model import Model
-from derivations.riccati import RiccatiSolution
-
+from .cache import Generated, artifact
 from .compiled import lambdified
 from .evaluate import apply, unit_sums
 from .implicit import CompiledImplicit, implicit_mpmath, implicit_numpy
+from .model_spec import ModelSpec, spec_of
 from .riccati import riccati_increment, riccati_mpmath, riccati_numpy
+
+if TYPE_CHECKING:
+    import sympy as sp
+
+    from derivations.closed_form import ClosedForm
+    from derivations.model import Model
 
 __all__ = ["CompiledClosedForm", "Decomposed", "closed_form_numpy", "closed_form_state", "compiled_closed_form"]
 
@@ -49,7 +52,7 @@ class Decomposed:
     atom_names: tuple[str, ...]
     products: tuple[tuple[int, Callable[..., object]], ...]
     terms: dict[str, tuple[tuple[int, int], ...]]
-    powers: tuple[tuple[dict[str, sp.Expr], sp.Expr], ...] | None = None
+    powers: tuple[tuple[dict[str, float], float], ...] | None = None
     starts: dict[str, str] | None = None
 
     @classmethod
@@ -62,6 +65,8 @@ class Decomposed:
     ) -> Decomposed:
         """Split each of ``exprs`` over the atoms (the factors of its terms that depend on ``clocks`` or ``t``);
         ``starts`` names each expression's value at t = 0 (for the increment form)."""
+        import sympy as sp
+
         atoms: list[sp.Expr] = []
         products: list[tuple[int, sp.Expr]] = []
         terms = {}
@@ -84,7 +89,7 @@ class Decomposed:
                 signed.append((products.index(product), 1))
             terms[name] = tuple(signed)
         arguments = sorted(set().union(*(a.free_symbols for a in atoms)), key=str)
-        generated = sp.lambdify(arguments, atoms, modules="numpy", cse=True)
+        generated = Generated(sp.lambdify(arguments, atoms, modules="numpy", cse=True))
         compiled = tuple((index, lambdified(coefficient, "numpy")) for index, coefficient in products)
         powers = [_power_form(atom, clocks, t) for atom in atoms]
         usable = None if any(p is None for p in powers) else tuple(powers)
@@ -165,39 +170,59 @@ class Decomposed:
 
     def _change(self, index: int, increments: Mapping[str, tuple[np.ndarray, np.ndarray]], t: np.ndarray):
         powers, drift = self.powers[index]
-        exponent = float(drift) * t if drift != 0 else 0.0
+        exponent = drift * t if drift != 0 else 0.0
         start = 1.0
         for name, power in powers.items():
             y0, dy = increments[name]
-            exponent = exponent + float(power) * np.log1p(dy / y0)
-            start = start * np.power(y0, float(power))
+            exponent = exponent + power * np.log1p(dy / y0)
+            start = start * np.power(y0, power)
         return start * np.expm1(exponent)
 
 
 @dataclass(frozen=True)
 class CompiledClosedForm:
-    """Compiled callables of a closed form; each takes keyword arguments named by the model's symbols."""
+    """Compiled callables of a closed form (each takes keyword arguments named by the model's symbols) and what
+    the evaluation reads of it: the model's name, the conditions and divisors as text (for the errors), why no
+    closed form holds from a general start, the clocks with one value per unit, the sums along the clocks and the
+    names of the initial values."""
 
-    closed_form: ClosedForm
+    model: str
     coordinates: dict[str, Callable[..., object]]
     sums: dict[str, Callable[..., object]]
     riccati: dict[str, tuple[Callable[..., object], ...]]
     implicit: dict[str, CompiledImplicit]
     state: dict[str, Callable[..., object]]
-    condition: tuple[Callable[..., object], ...]
-    nonzero: tuple[Callable[..., object], ...]
+    condition: tuple[tuple[str, Callable[..., object]], ...]
+    nonzero: tuple[tuple[str, Callable[..., object]], ...]
     positive: frozenset[str]
+    general: str
+    per_unit: frozenset[str]
+    along: tuple[str, ...]
+    starts: tuple[str, ...]
     kernel: Decomposed | None = None
     initial_rates: dict[str, Callable[..., object]] = field(default_factory=dict)
 
 
-@cache
-def compiled_closed_form(model: Model, backend: str = "numpy") -> CompiledClosedForm:
-    """The compiled closed form of ``model``; ``ValueError`` quoting the reason if ``derivations.solve`` found
-    none."""
+def compiled_closed_form(model: str | Model | ModelSpec, backend: str = "numpy") -> CompiledClosedForm:
+    """The compiled closed form of ``model`` (through the disk cache); ``ValueError`` quoting the reason if
+    ``derivations.solve`` found none."""
+    spec = spec_of(model)
+    built = artifact(spec.key, f"closed-form-{backend}", lambda: _compiled_closed_form(spec.model, backend))
+    if isinstance(built, str):
+        raise ValueError(f"method='closed_form' needs a closed form: {built}")
+    return built
+
+
+def _compiled_closed_form(model: Model, backend: str) -> CompiledClosedForm | str:
+    """The compiled closed form, or the text of ``Unsolved``."""
+    import sympy as sp
+
+    from derivations.closed_form import Unsolved
+    from derivations.riccati import RiccatiSolution
+
     solution = model.solution
     if isinstance(solution, Unsolved):
-        raise ValueError(f"method='closed_form' needs a closed form: {solution}")
+        return str(solution)
     riccati, implicit = {}, {}
     for clock, sol in solution.clocks.items():
         if isinstance(sol, RiccatiSolution):
@@ -206,16 +231,21 @@ def compiled_closed_form(model: Model, backend: str = "numpy") -> CompiledClosed
             )
         else:
             implicit[str(clock)] = CompiledImplicit.of(sol, backend)
+    general = solution.general.reason if solution.general else "not solved"
     return CompiledClosedForm(
-        solution,
+        solution.model,
         {str(s): lambdified(e, backend) for s, e in solution.coordinates.items()},
         {str(s): lambdified(e, backend) for s, e in solution.sums.items()},
         riccati,
         implicit,
         {n: lambdified(e, backend) for n, e in solution.state.items()},
-        tuple(lambdified(c, backend) for c in solution.condition),
-        tuple(lambdified(c, "numpy") for c in solution.nonzero),
+        tuple((str(c), lambdified(c, backend)) for c in solution.condition),
+        tuple((str(c), lambdified(c, "numpy")) for c in solution.nonzero),
         frozenset(str(g) for g in solution.clocks if g.is_positive),
+        general,
+        frozenset(str(g) for g, sol in solution.clocks.items() if sol.y0.free_symbols or _per_unit(solution, g)),
+        tuple(str(q) for q in solution.along),
+        tuple(str(s) for s in solution.init.values()),
         Decomposed.of(
             {**solution.state, **{str(q): e for q, e in solution.along.items()}},
             list(solution.clocks),
@@ -231,21 +261,19 @@ def compiled_closed_form(model: Model, backend: str = "numpy") -> CompiledClosed
 def check_condition(ccf: CompiledClosedForm, init: Mapping[str, np.ndarray], params: Mapping[str, object]) -> None:
     """``ValueError`` unless the parameters avoid the derivation's divisions and every unit's start lies on the set
     where the closed form holds."""
-    for expr, f in zip(ccf.closed_form.nonzero, ccf.nonzero, strict=True):
+    for expr, f in ccf.nonzero:
         values = {k: np.asarray(v, dtype=float) for k, v in params.items()}
         if np.any(np.asarray(apply(f, values, "numpy")) == 0):
-            raise ValueError(f"params: the closed form of {ccf.closed_form.model} needs {expr} != 0")
+            raise ValueError(f"params: the closed form of {ccf.model} needs {expr} != 0")
     if not ccf.condition:
         return
     scale = np.max(np.abs(np.stack([np.asarray(v, dtype=float) for v in init.values()])), axis=0)
-    for expr, f in zip(ccf.closed_form.condition, ccf.condition, strict=True):
+    for expr, f in ccf.condition:
         value = np.abs(np.asarray(apply(f, init, "numpy"), dtype=float))
         if np.any(value > CONDITION_TOLERANCE * scale):
-            general = ccf.closed_form.general
             raise ValueError(
-                f"init: the closed form of {ccf.closed_form.model} holds only for starts with {expr} = 0 for every "
-                f"unit (largest violation {value.max():.3g}); from a general start: "
-                f"{general.reason if general else 'not solved'}"
+                f"init: the closed form of {ccf.model} holds only for starts with {expr} = 0 for every "
+                f"unit (largest violation {value.max():.3g}); from a general start: {ccf.general}"
             )
 
 
@@ -283,30 +311,36 @@ def closed_form_state(
     return {n: np.broadcast_to(apply(f, env, backend), full) for n, f in ccf.state.items()}
 
 
-def _per_unit(ccf: CompiledClosedForm, clock: sp.Symbol) -> bool:
+def _per_unit(solution: ClosedForm, clock: sp.Symbol) -> bool:
     """Whether ``clock`` has one value per unit (its coefficients involve a unit's own initial values)."""
-    solution = ccf.closed_form.clocks[clock]
-    units = set(ccf.closed_form.init.values()) | set(ccf.closed_form.coordinates)
+    import sympy as sp
+
+    from derivations.riccati import RiccatiSolution
+
+    clock_solution = solution.clocks[clock]
+    units = set(solution.init.values()) | set(solution.coordinates)
     expressions = (
-        (solution.c2, solution.c1, solution.c0, solution.y0)
-        if isinstance(solution, RiccatiSolution)
-        else (solution.y0, solution.rhs)
+        (clock_solution.c2, clock_solution.c1, clock_solution.c0, clock_solution.y0)
+        if isinstance(clock_solution, RiccatiSolution)
+        else (clock_solution.y0, clock_solution.rhs)
     )
     return any(sp.sympify(e, strict=True).free_symbols & units for e in expressions)
 
 
-def _power_form(atom: sp.Expr, clocks: Sequence[sp.Symbol], t: sp.Symbol) -> tuple[dict[str, sp.Expr], sp.Expr] | None:
+def _power_form(atom: sp.Expr, clocks: Sequence[sp.Symbol], t: sp.Symbol) -> tuple[dict[str, float], float] | None:
     """``(powers, nu)`` with ``atom = prod_g g^p_g * exp(nu t)`` (``nu`` a number), or None."""
-    powers: dict[str, sp.Expr] = {}
+    import sympy as sp
+
+    powers: dict[str, float] = {}
     drift = sp.S.Zero
     for base, exponent in atom.as_powers_dict().items():
         if base in clocks and exponent.is_number:
-            powers[str(base)] = exponent
+            powers[str(base)] = float(exponent)
         elif isinstance(base, sp.exp) and exponent == 1 and (base.args[0] / t).is_number:
             drift += base.args[0] / t
         elif base is not sp.S.One:
             return None
-    return powers, drift
+    return powers, float(drift)
 
 
 def closed_form_numpy(
@@ -319,12 +353,10 @@ def closed_form_numpy(
     env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
     shape = np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
     env, clocks, rates = _prepared(ccf, env)
-    sums = {str(q) for q in ccf.closed_form.along}
-    out = {n: np.empty((len(t), *shape[1:-1], 1 if n in sums else shape[-1])) for n in ccf.kernel.terms}
-    per_unit = {str(g) for g, sol in ccf.closed_form.clocks.items() if sol.y0.free_symbols or _per_unit(ccf, g)}
+    out = {n: np.empty((len(t), *shape[1:-1], 1 if n in ccf.along else shape[-1])) for n in ccf.kernel.terms}
     out.update(
         {
-            CLOCK + g: np.empty((len(t), *shape[1:-1], shape[-1] if g in per_unit else 1))
+            CLOCK + g: np.empty((len(t), *shape[1:-1], shape[-1] if g in ccf.per_unit else 1))
             for g in (*ccf.riccati, *ccf.implicit)
         }
     )
@@ -392,9 +424,9 @@ def _settling_cancellation(ccf, env, clocks, rates, coefficients, t) -> np.ndarr
 def _perturbed_outputs(ccf: CompiledClosedForm, env: Mapping[str, object], last: np.ndarray) -> dict[str, np.ndarray]:
     """The kernel's outputs at ``last`` from the starts times ``1 ± PROBE`` (signs from a fixed seed)."""
     rng = np.random.default_rng(0)
-    starts = {str(s) for s in ccf.closed_form.init.values()}
     local = {
-        k: (v * (1 + PROBE * rng.choice((-1.0, 1.0), size=np.shape(v))) if k in starts else v) for k, v in env.items()
+        k: (v * (1 + PROBE * rng.choice((-1.0, 1.0), size=np.shape(v))) if k in ccf.starts else v)
+        for k, v in env.items()
     }
     local, clocks, rates = _prepared(ccf, local)
     at, increments = _at(clocks, rates, local, last)

@@ -1,30 +1,35 @@
 """Lambdified per-unit functions of a model: its vector field and its quantities (closed forms: ``closed_form``).
 
-Everything is compiled once per (model, backend) from the SymPy objects of ``derivations``; arrays carry
-units on the last axis, so one compiled function serves every width and batch.
+Everything is compiled once per (model, backend) from the SymPy objects of ``derivations`` and kept in the disk
+cache (``numerics.cache``): SymPy and ``derivations`` are imported only to build what is not cached yet. Arrays
+carry units on the last axis, so one compiled function serves every width and batch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
-import sympy as sp
 
-from derivations.model import Model
-from derivations.scale_invariance import scaling_groups
+from .cache import Generated, artifact
+from .model_spec import ModelSpec, spec_of
 
-__all__ = ["BatchField", "CompiledModel", "batch_field", "compiled"]
+if TYPE_CHECKING:
+    import sympy as sp
+
+    from derivations.model import Model
+
+__all__ = ["BatchField", "CompiledModel", "Lambdified", "batch_field", "compiled", "lambdified"]
 
 
 @dataclass(frozen=True)
 class CompiledModel:
     """Compiled callables; every one takes keyword arguments named by the model's symbols."""
 
-    model: Model
+    model: ModelSpec
     field: dict[str, Callable[..., object]]
     sum_summands: dict[str, Callable[..., object]]
     unit_quantities: dict[str, Callable[..., object]]
@@ -32,30 +37,44 @@ class CompiledModel:
     scalar_scaling: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 
 
-def lambdified(expr: sp.Expr, backend: str) -> Callable[..., object]:
+@dataclass(frozen=True)
+class Lambdified:
+    """An expression compiled by ``sympy.lambdify``, called with keyword arguments named by its free symbols
+    (``names``, sorted)."""
+
+    names: tuple[str, ...]
+    function: Generated
+
+    def __call__(self, **values: object) -> object:
+        return self.function(*(values[n] for n in self.names))
+
+
+def lambdified(expr: sp.Expr, backend: str) -> Lambdified:
     """``expr`` as a callable taking keyword arguments named by its free symbols (listed in ``.names``)."""
+    import sympy as sp
+
     symbols = sorted(expr.free_symbols, key=str)
-    names = [str(s) for s in symbols]
     modules = "numpy" if backend == "numpy" else "mpmath"
-    f = sp.lambdify(symbols, expr, modules=modules)
-
-    def call(**values: object) -> object:
-        return f(*(values[n] for n in names))
-
-    call.names = names  # type: ignore[attr-defined]
-    return call
+    return Lambdified(tuple(str(s) for s in symbols), Generated(sp.lambdify(symbols, expr, modules=modules)))
 
 
-@cache
-def compiled(model: Model, backend: str = "numpy") -> CompiledModel:
+def compiled(model: str | Model | ModelSpec, backend: str = "numpy") -> CompiledModel:
     """The compiled functions of ``model`` for ``backend`` (``"numpy"`` or ``"mpmath"``)."""
+    spec = spec_of(model)
+    return artifact(spec.key, f"model-{backend}", lambda: _compiled(spec, backend))
+
+
+def _compiled(spec: ModelSpec, backend: str) -> CompiledModel:
+    from derivations.scale_invariance import scaling_groups
+
+    model = spec.model
     quantities = model.quantities
     vector_field = {str(s): lambdified(e, backend) for s, e in model.unit_field.items()}
     sums = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "sum"}
     units = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "unit"}
     scalars = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "scalar"}
     scaling = {n: groups for n in scalars if (groups := scaling_groups(model, n))}
-    return CompiledModel(model, vector_field, sums, units, scalars, scaling)
+    return CompiledModel(spec, vector_field, sums, units, scalars, scaling)
 
 
 @dataclass(frozen=True)
@@ -93,15 +112,22 @@ def _stack(components: Sequence[object], like: np.ndarray) -> np.ndarray:
     return out
 
 
-def _unit_sum(values: np.ndarray) -> np.ndarray:
+def unit_sum_numpy(values: np.ndarray) -> np.ndarray:
+    """The sum over the unit axis (kept, of length 1): ``unit_sum`` in the generated batch field."""
     return np.add.reduce(values, axis=-1, keepdims=True)
 
 
-@cache
-def batch_field(model: Model) -> BatchField:
+def batch_field(model: str | Model | ModelSpec) -> BatchField:
     """The :class:`BatchField` of ``model`` (numpy), compiled once.
 
     ``ValueError`` if a sum the field uses does not depend on the units (it would not be a sum over them)."""
+    spec = spec_of(model)
+    return artifact(spec.key, "batch-field", lambda: _batch_field(spec.model))
+
+
+def _batch_field(model: Model) -> BatchField:
+    import sympy as sp
+
     field = model.unit_field
     states = [model.symbol(n) for n in model.state_names]
     unit_params = {model.symbol(n) for n in model.unit_param_names}
@@ -123,9 +149,9 @@ def batch_field(model: Model) -> BatchField:
     tangent_sums = {q: unit_sum(along(e, {})) for q, e in summands.items()}
     components = [field[s] for s in states]
 
-    def generate(args: list[sp.Symbol], exprs: list[sp.Expr]) -> Callable[..., list]:
+    def generate(args: list[sp.Symbol], exprs: list[sp.Expr]) -> Generated:
         exprs = [e.xreplace(sums) for e in exprs]
-        return sp.lambdify(args, exprs, modules=[{"unit_sum": _unit_sum}, "numpy"], cse=True)
+        return Generated(sp.lambdify(args, exprs, modules=[{"unit_sum": unit_sum_numpy}, "numpy"], cse=True))
 
     return BatchField(
         param_names=tuple(str(p) for p in params),

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
-import sympy as sp
-from scipy.optimize.elementwise import find_root
-
-from derivations.separable import ImplicitSolution
 
 from .compiled import lambdified
 from .evaluate import apply
+
+if TYPE_CHECKING:
+    import sympy as sp
+
+    from derivations.separable import ImplicitSolution
 
 __all__ = ["CompiledImplicit", "implicit_mpmath", "implicit_numpy"]
 
@@ -39,6 +41,8 @@ class CompiledImplicit:
     @classmethod
     def of(cls, solution: ImplicitSolution, backend: str) -> CompiledImplicit:
         """Compile ``solution`` for ``backend`` (its radicals, e.g. a real cube root, substituted)."""
+        import sympy as sp
+
         radicals = solution.radicals
 
         def compile_(expr: sp.Expr) -> Callable[..., object]:
@@ -95,6 +99,9 @@ def implicit_numpy(implicit: CompiledImplicit, env: Mapping[str, object], t: np.
 
     with np.errstate(all="ignore"):
         beyond = h(end, F0, t[moving], *columns) <= 0
+        # imported here: scipy.optimize costs a third of a second, and only implicit clocks need it
+        from scipy.optimize.elementwise import find_root
+
         result = find_root(h, (start, end), args=(F0, t[moving], *columns))
         values = np.where(beyond, end, result.x)
         speed = np.asarray(

@@ -9,19 +9,26 @@ computed directly and the other from ``alpha * beta = -c2 c0``.
 from __future__ import annotations
 
 import numbers
-from functools import cache
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
-import sympy as sp
 
-from derivations.riccati import ALPHA, BETA, rate_split, stable_form
-from derivations.special import phi1
+from .cache import Generated, artifact
+
+if TYPE_CHECKING:
+    import sympy as sp
 
 __all__ = ["increment_form", "riccati_increment", "riccati_mpmath", "riccati_numpy"]
 
-C2, C1, C0, Y0, T = sp.symbols("c2 c1 c0 y0 t", real=True)
-K = sp.Symbol("k", real=True)
+COEFFICIENTS = ("c2", "c1", "c0", "y0", "t", "k", "q0")
+"""Names of the abstract coefficients, the time, the rate and the start's rate of the lambdified forms."""
+
+
+def _symbols() -> dict[str, sp.Symbol]:
+    import sympy as sp
+
+    return {name: sp.Symbol(name, real=True) for name in COEFFICIENTS}
 
 
 def _phi1_numpy(x: np.ndarray) -> np.ndarray:
@@ -35,13 +42,16 @@ def _phi1_mpmath(x: mpmath.mpf) -> mpmath.mpf:
     return mpmath.mpf(1) if x == 0 else -mpmath.expm1(-x) / x
 
 
-Q0 = sp.Symbol("q0", real=True)
-
-
 def increment_form() -> sp.Expr:
     """``y(t) - y0`` from the stable form: its numerator is ``tau q(y0)`` (``alpha - beta = c1``), so the
     increment is ``tau q0 / denominator`` with ``q0 = q(y0)`` the rate at the start, which a caller computes
     without cancellation; ``tau = t phi1(kt)``."""
+    import sympy as sp
+
+    from derivations.riccati import ALPHA, BETA, stable_form
+    from derivations.special import phi1
+
+    C2, C1, C0, Y0, T, K, Q0 = _symbols().values()
     decay, tau = sp.symbols("E tau")
     form = stable_form(C2, C0, Y0, T, K)
     pieces = {sp.exp(-K * T): decay, T * phi1(K * T): tau}
@@ -52,16 +62,24 @@ def increment_form() -> sp.Expr:
     return (tau * Q0 / denominator).xreplace({v: k for k, v in pieces.items()})
 
 
-@cache
-def _compiled(backend: str) -> tuple[object, object, object]:
+def _compiled(backend: str) -> tuple[Generated, Generated, Generated]:
     """The engine's stable form, its rate split ``(alpha, beta) = ((k + c1)/2, (k - c1)/2)`` and its increment
-    ``y - y0 = tau q0 / denominator`` (``increment_form``), lambdified."""
+    ``y - y0 = tau q0 / denominator`` (``increment_form``), lambdified (once, through the disk cache)."""
+    return artifact("engine", f"riccati-{backend}", lambda: _lambdified(backend))
+
+
+def _lambdified(backend: str) -> tuple[Generated, Generated, Generated]:
+    import sympy as sp
+
+    from derivations.riccati import ALPHA, BETA, rate_split, stable_form
+
+    C2, C1, C0, Y0, T, K, Q0 = _symbols().values()
     modules = [{"phi1": _phi1_numpy}, "numpy"] if backend == "numpy" else [{"phi1": _phi1_mpmath}, "mpmath"]
     # cse: e^{-kt} and t phi1(kt) appear in the numerator and the denominator, computed once
     stable = sp.lambdify((C2, C0, Y0, T, K, ALPHA, BETA), stable_form(C2, C0, Y0, T, K), modules=modules, cse=True)
     split = sp.lambdify((C1, K), list(rate_split(C1, K)), modules=modules)
     increment = sp.lambdify((C2, Y0, T, K, BETA, Q0), increment_form(), modules=modules, cse=True)
-    return stable, split, increment
+    return Generated(stable), Generated(split), Generated(increment)
 
 
 def _discriminant(c2: object, c1: object, c0: object) -> object:

@@ -16,15 +16,18 @@ import math
 from collections.abc import Mapping, Sequence
 from functools import cache
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
-import sympy as sp
-
-from derivations.model import Model
 
 from .budget import BudgetError
 from .compiled import to_mpf
+
+if TYPE_CHECKING:
+    import sympy as sp
+
+    from derivations.model import Model
 
 __all__ = ["GUARD_BITS", "MAX_STEPS", "available", "bits", "integrate_taylor", "precision"]
 

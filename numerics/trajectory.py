@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
-
-from derivations import models
-from derivations.model import Model
 
 from .budget import MAX_DPS, MAX_STEPS, check_flow_budget, gd_steps
 from .closed_form import (
@@ -23,9 +21,13 @@ from .closed_form import (
 from .compiled import compiled, to_mpf
 from .evaluate import quantities
 from .integrate import gradient_descent, integrate_mpmath, integrate_scipy
+from .model_spec import ModelSpec, spec_of
 from .result import Trajectory
 from .taylor import integrate_taylor
 from .validation import DPS_METHODS, METHODS, Inputs, integer, positive_number, validate
+
+if TYPE_CHECKING:
+    from derivations.model import Model
 
 __all__ = ["trajectory"]
 
@@ -75,7 +77,7 @@ def trajectory(
     refinement would dominate the cost. Starts beyond the float64-safe range are evaluated in mpmath either way.
     """
     started = time.perf_counter()
-    model = models.get(model)
+    model = spec_of(model)
     method, dps, lr, max_steps = _options(method, dps, lr, max_steps, max_dps)
     if not isinstance(refine, bool):
         raise TypeError(f"refine must be True or False, got {refine!r}")
@@ -102,7 +104,7 @@ def trajectory(
             check_flow_budget(method, cm, inputs.state, params_env, t_max, max_steps, dps or 30)
             states = integrate_mpmath(cm, inputs.state, params_env, inputs.t, dps or 30, max_steps)
         elif method == "taylor":
-            states = integrate_taylor(model, inputs.state, params_env, inputs.t, dps, max_steps)
+            states = integrate_taylor(model.model, inputs.state, params_env, inputs.t, dps, max_steps)
         else:
             check_flow_budget(method, compiled(model, "numpy"), inputs.state, params_env, t_max, max_steps)
             states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)
@@ -141,7 +143,7 @@ def _options(
     return method, dps, lr, budget
 
 
-def _check_finite(model: Model, method: str, result: Mapping[str, np.ndarray]) -> None:
+def _check_finite(model: ModelSpec, method: str, result: Mapping[str, np.ndarray]) -> None:
     """``OverflowError`` naming the outputs of a float64 run from finite inputs that are not finite: a state
     that is not finite, or a quantity that is NaN (a quantity beyond the float64 range is ±inf, e.g. the loss of
     weights near 1e150)."""
@@ -160,7 +162,7 @@ def _check_finite(model: Model, method: str, result: Mapping[str, np.ndarray]) -
 
 
 def _closed_form(
-    model: Model, inputs: Inputs, params_env: dict[str, object], backend: str, dps: int | None, refine: bool
+    model: ModelSpec, inputs: Inputs, params_env: dict[str, object], backend: str, dps: int | None, refine: bool
 ) -> dict[str, np.ndarray]:
     ccf = compiled_closed_form(model, backend)
     init_env = {str(model.init_symbol(n)): v for n, v in inputs.state.items()}
@@ -191,7 +193,7 @@ def _agree(history: list[dict[str, np.ndarray]], name: str, digits: int) -> bool
 
 
 def _exact(
-    model: Model, init_env: dict, params_env: dict, t: np.ndarray, dps: int, units: np.ndarray | None = None
+    model: ModelSpec, init_env: dict, params_env: dict, t: np.ndarray, dps: int, units: np.ndarray | None = None
 ) -> dict[str, np.ndarray]:
     """The closed form in mpmath at ``dps`` digits (object arrays of mpf, any exponent); ``units`` as in
     ``closed_form_state``."""
@@ -210,7 +212,7 @@ DOUBLINGS = 7
 """How many times the working precision of the mpmath closed form is doubled before it gives up."""
 
 
-def _exact_to(model: Model, init_env: dict, params_env: dict, t: np.ndarray, dps: int) -> dict[str, np.ndarray]:
+def _exact_to(model: ModelSpec, init_env: dict, params_env: dict, t: np.ndarray, dps: int) -> dict[str, np.ndarray]:
     """The closed form in mpmath correct to ``dps`` digits: evaluated at working precisions ``dps + GUARD_DIGITS``,
     then doubling, until two consecutive ones agree to ``10^-dps`` relative element by element (a sum that
     cancels, e.g. a start of 1e150 settling near 0, needs more working digits than it returns); a zero is believed
@@ -238,7 +240,7 @@ def _agree_to(history: list[dict[str, np.ndarray]], name: str, dps: int, digits:
 
 
 def _in_extended_range(
-    model: Model, states: dict, init_env: dict, params_env: dict, t: np.ndarray, flagged: np.ndarray
+    model: ModelSpec, states: dict, init_env: dict, params_env: dict, t: np.ndarray, flagged: np.ndarray
 ) -> dict[str, np.ndarray]:
     """The units (``flagged``, batch x p) whose float64 evaluation left the safe range, evaluated again in mpmath
     (whose exponent range is unbounded; each start's sums and clocks from all its units) and rounded to float64;
@@ -265,7 +267,7 @@ EXACT_DIGITS = (20, 40, 80, 160, 320, 640, 1280)
 """Working precisions tried, in turn, for starts whose float64 evaluation left the safe range."""
 
 
-def _settled(model: Model, init: dict, params: dict, t: np.ndarray, units: np.ndarray) -> dict[str, np.ndarray]:
+def _settled(model: ModelSpec, init: dict, params: dict, t: np.ndarray, units: np.ndarray) -> dict[str, np.ndarray]:
     """The closed form rounded to float64 from mpmath at rising precisions (``EXACT_DIGITS``) until consecutive
     ones agree to 1e-15 relative, element by element (a value that cancels needs more digits; a zero is believed
     from ``ZERO_DIGITS`` on). ``ArithmeticError`` if the highest precision still does not settle."""
@@ -283,7 +285,7 @@ def _settled(model: Model, init: dict, params: dict, t: np.ndarray, units: np.nd
 
 
 def _with_quantities(
-    model: Model, states: dict[str, np.ndarray], params_env: dict[str, object], backend: str, dps: int
+    model: ModelSpec, states: dict[str, np.ndarray], params_env: dict[str, object], backend: str, dps: int
 ) -> dict[str, np.ndarray]:
     cm = compiled(model, backend)
     # unit parameters gain a leading time axis to broadcast against the (T, batch, p) states

@@ -6,11 +6,15 @@ from __future__ import annotations
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
 
-from derivations.model import Model
+if TYPE_CHECKING:
+    from derivations.model import Model
+
+    from .model_spec import ModelSpec
 
 __all__ = [
     "DPS_METHODS",
@@ -155,7 +159,7 @@ def _check_keys(kind: str, given: Mapping[str, object], expected: tuple[str, ...
         raise ValueError(f"{kind} must have exactly the keys {list(expected)}; missing {missing}, unexpected {extra}")
 
 
-def validate(model: Model, t: object, params: object, init: object, exact: bool = False) -> Inputs:
+def validate(model: ModelSpec | Model, t: object, params: object, init: object, exact: bool = False) -> Inputs:
     """Check and normalise the times, parameters and initial state of ``trajectory``; with ``exact``,
     ``mpmath.mpf`` values in ``init`` and ``params`` keep their precision (object arrays)."""
     times = _times(t)

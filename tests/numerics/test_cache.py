@@ -1,0 +1,168 @@
+"""The disk cache of compiled numerics (issue 14): a warm process evaluates closed forms without SymPy and gets
+the same numbers; the cache is keyed by the code and by the model's definition, safe under concurrent writers,
+and rebuilds what it cannot read."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from derivations import models
+from numerics import cache
+from numerics.cache import CACHE_ENV, Generated, Uncacheable
+from numerics.closed_form import closed_form_numpy, compiled_closed_form
+from numerics.compiled import batch_field, compiled
+from numerics.model_spec import definition_hash, spec_of
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FIRST_CALL = """
+import json, sys
+import numpy as np
+import numerics
+r = numerics.trajectory({model!r}, [0.0, 0.5, 3.0], {params!r}, {{k: np.array(v) for k, v in {init!r}.items()}})
+print(json.dumps({{"sympy": "sympy" in sys.modules, "derivations": "derivations" in sys.modules,
+                  "values": {{k: np.asarray(v).tolist() for k, v in r.items() if k != "t"}}}}))
+"""
+
+
+def _fresh_process(code: str, cache_dir: Path) -> dict:
+    env = {**os.environ, CACHE_ENV: str(cache_dir), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+CASES = [
+    ("two_layer_scalar", {"S": 2.0, "Z": 1.0}, {"a": [0.1, -0.3, 0.2], "b": [0.05, 0.4, -0.1]}),
+]
+
+
+def test_warm_process_needs_no_sympy_and_gives_the_same_numbers(tmp_path):
+    model = models.get("two_layer_scalar")
+    params, init = CASES[0][1], CASES[0][2]
+    code = FIRST_CALL.format(model=model.name, params=params, init=init)
+    cold = _fresh_process(code, tmp_path)
+    warm = _fresh_process(code, tmp_path)
+    assert cold["sympy"] and cold["derivations"]  # the first process derives the closed form
+    assert not warm["sympy"] and not warm["derivations"]
+    assert warm["values"] == cold["values"]  # bit for bit
+    assert any((tmp_path / cache.code_key()).rglob("closed-form-numpy.pickle"))
+
+
+def test_cache_off_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, "off")
+    assert cache.cache_dir() is None
+    assert cache.artifact("test-off", "kind", lambda: 42) == 42
+    assert not any(tmp_path.iterdir())
+
+
+def _evaluate(ccf, p: int = 3) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(1)
+    spec = spec_of(ccf.model)
+    env = {spec.init_symbol(n): 0.3 * rng.standard_normal((2, p)) for n in spec.state_names}
+    env.update({n: 1.0 + rng.random() for n in spec.shared_param_names})
+    env.update({n: 1.0 + rng.random((2, p)) for n in spec.unit_param_names})
+    try:
+        return closed_form_numpy(ccf, env, np.linspace(0.0, 2.0, 7))
+    except ValueError:  # a start off the closed form's invariant set: compared as the same refusal
+        return {}
+
+
+@pytest.mark.parametrize("name", models.BUILTIN)
+def test_round_trip_of_every_artifact_evaluates_identically(name):
+    """Each model's artifacts survive pickling: the same arrays from the restored closed form, the same field."""
+    spec = spec_of(name)
+    for backend in ("numpy", "mpmath"):
+        restored = pickle.loads(pickle.dumps(compiled(spec, backend)))
+        assert restored.field.keys() == compiled(spec, backend).field.keys()
+    try:
+        ccf = compiled_closed_form(spec)
+    except ValueError:
+        return
+    restored = pickle.loads(pickle.dumps(ccf))
+    before, after = _evaluate(ccf), _evaluate(restored)
+    assert before.keys() == after.keys()
+    for key in before:
+        np.testing.assert_array_equal(before[key], after[key])
+    field = pickle.loads(pickle.dumps(batch_field(spec)))
+    y = np.random.default_rng(2).standard_normal((len(spec.state_names), 2, 3))
+    params = [1.5 for _ in field.param_names]
+    np.testing.assert_array_equal(field(y, params), batch_field(spec)(y, params))
+
+
+def test_definition_hash_tells_models_apart():
+    model = models.get("two_layer_scalar")
+    same = dataclasses.replace(model)
+    assert definition_hash(same) == definition_hash(model)
+    other_target = dataclasses.replace(model, target=lambda sym, x: 2 * model.target(sym, x))
+    other_domain = dataclasses.replace(model, domains={**model.domains, "S": "positive"})
+    hashes = {definition_hash(m) for m in (model, other_target, other_domain)}
+    assert len(hashes) == 3
+    assert spec_of(same).key != spec_of(model).key == "builtin-two_layer_scalar"
+
+
+def test_concurrent_writers_leave_one_readable_file(tmp_path):
+    code = FIRST_CALL.format(model=CASES[0][0], params=CASES[0][1], init=CASES[0][2])
+    env = {**os.environ, CACHE_ENV: str(tmp_path), "PYTHONPATH": str(ROOT)}
+    runs = [
+        subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    outputs = [json.loads(r.communicate()[0].strip().splitlines()[-1]) for r in runs]
+    assert all(r.returncode == 0 for r in runs)
+    assert all(o["values"] == outputs[0]["values"] for o in outputs)
+    assert not list(tmp_path.rglob("*.tmp"))
+    assert not _fresh_process(code, tmp_path)["sympy"]
+
+
+def test_unreadable_file_is_rebuilt(tmp_path):
+    code = FIRST_CALL.format(model=CASES[0][0], params=CASES[0][1], init=CASES[0][2])
+    first = _fresh_process(code, tmp_path)
+    for path in tmp_path.rglob("closed-form-numpy.pickle"):
+        path.write_bytes(b"not a pickle")
+    again = _fresh_process(code, tmp_path)
+    assert again["values"] == first["values"] and again["sympy"]  # rebuilt from the derivation
+    assert not _fresh_process(code, tmp_path)["sympy"]
+
+
+def test_generated_function_round_trip_and_refusal():
+    x = sp.Symbol("x")
+    f = Generated(sp.lambdify([x], sp.exp(x) + sp.sin(x), modules="numpy"))
+    g = pickle.loads(pickle.dumps(f))
+    values = np.linspace(-2, 2, 9)
+    np.testing.assert_array_equal(g(values), f(values))
+    secret = lambda v: v + 1  # noqa: E731 - a function no module attribute names
+    h = Generated(sp.lambdify([x], sp.Function("secret")(x), modules=[{"secret": secret}, "numpy"]))
+    with pytest.raises(Uncacheable):
+        pickle.dumps(h)
+
+
+def test_uncacheable_artifact_stays_in_memory(tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    x = sp.Symbol("x")
+    secret = lambda v: v + 1  # noqa: E731
+    h = Generated(sp.lambdify([x], sp.Function("secret")(x), modules=[{"secret": secret}, "numpy"]))
+    assert cache.artifact("test-uncacheable", "kind", lambda: h)(1.0) == 2.0
+    assert not list(tmp_path.rglob("*.pickle")) and not list(tmp_path.rglob("*.tmp"))
+
+
+def test_a_new_code_key_prunes_old_versions(tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    olds = [tmp_path / f"{k:020d}" for k in range(5)]
+    for k, old in enumerate(olds):
+        (old / "builtin-x").mkdir(parents=True)
+        os.utime(old, (k, k))
+    (tmp_path / "claim-seconds.json").write_text("{}")
+    cache.artifact("test-prune", "kind", lambda: 1)
+    kept = sorted(d.name for d in tmp_path.iterdir() if d.is_dir())
+    assert kept == sorted([cache.code_key(), *(o.name for o in olds[-(cache.KEEP - 1) :])])
+    assert (tmp_path / "claim-seconds.json").exists()
