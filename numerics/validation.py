@@ -234,4 +234,7 @@ def _check_jointly(model: Model, unit_params: Mapping[str, np.ndarray], shared: 
     batch = next(v for v in shared.values() if isinstance(v, np.ndarray)).shape[0]
     for j in range(batch):
         element = {k: (v[j, 0] if isinstance(v, np.ndarray) else v) for k, v in shared.items()}
-        model.param_check({**{k: v[j : j + 1] for k, v in unit_params.items()}, **element})
+        try:
+            model.param_check({**{k: v[j : j + 1] for k, v in unit_params.items()}, **element})
+        except ValueError as exc:
+            raise ValueError(f"params, batch element {j}: {exc}") from exc
