@@ -148,8 +148,8 @@ def integrate_taylor(
     max_steps: int = MAX_STEPS,
 ) -> dict[str, np.ndarray]:
     """The derived flow from each start (``state`` arrays (batch, p); unit ``params`` (batch, p), shared ones
-    numbers or arrays (batch, 1)) at times ``t`` (≥ 0): arrays (T, batch, p), float64 without ``dps``, ``mpf`` objects with it
-    (in :func:`precision`'s type).
+    numbers or arrays (batch, 1)) at times ``t`` (≥ 0): arrays (T, batch, p), float64 without ``dps``, ``mpf``
+    objects with it (in :func:`precision`'s type).
 
     ``BudgetError`` (a ``ValueError``) if a start needs more than ``max_steps`` steps, ``OverflowError`` if its
     state stops being finite (beyond the type's range)."""

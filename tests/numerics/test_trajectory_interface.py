@@ -31,7 +31,7 @@ BAD_SCALAR_CALLS = {
     "nan Z": (dict(params=with_(params, Z=np.nan), init=init), r"params\['Z'\]"),
     "Z zero": (dict(params=with_(params, Z=0.0), init=init), r"params\['Z'\].*> 0"),
     "Z negative": (dict(params=with_(params, Z=-1.0), init=init), r"params\['Z'\].*> 0"),
-    "Z a matrix": (dict(params=with_(params, Z=np.ones((2, 2))), init=init), r"params\['Z'\] must have shape \(\) or \(batch,\)"),
+    "Z a matrix": (dict(params=with_(params, Z=np.ones((2, 2))), init=init), r"params\['Z'\] must have shape \(\)"),
     "empty width": (dict(params=params, init={"a": np.zeros(0), "b": np.zeros(0)}), r"init"),
     "empty batch": (dict(params=params, init={"a": np.zeros((0, 2)), "b": np.zeros((0, 2))}), r"init"),
     "3-d init": (dict(params=params, init={"a": np.zeros((1, 1, 2)), "b": np.zeros((1, 1, 2))}), r"init"),
