@@ -218,3 +218,23 @@ def test_a_unit_parameter_batch_against_init_is_refused() -> None:
         r"params\['S'\] must have shape \(2,\) or \(3, 2\)",
     ):
         trajectory("lambda_balanced", T, {"S": np.ones((2, 2))}, init)
+
+
+@pytest.mark.parametrize("method", ["closed_form dps", "mpmath", "taylor dps"])
+def test_a_batched_parameter_of_mpf_keeps_its_digits(method: str) -> None:
+    """S = (1/3, 2/3) at 30 digits, batched: each row is the call with that mpf, and not the one with S rounded to
+    float64 (which differs from the 17th digit on)."""
+    _needs_taylor(method)
+    with mpmath.workdps(30):
+        S = np.array([mpmath.mpf(1) / 3, mpmath.mpf(2) / 3], dtype=object)
+    start = {"a": np.array([0.3, 0.2]), "b": np.array([0.1, -0.2])}
+    name, options = method.split()[0], {"dps": 30}
+
+    def theta(s: object) -> object:
+        return trajectory("two_layer_scalar", [0.0, 1.0], {"S": s, "Z": 1.0}, start, method=name, **options)["theta"]
+
+    batched = theta(S)
+    _assert_equal({"theta": batched}, [{"theta": theta(s)} for s in S], None, dps=30)
+    rounded = theta(S.astype(float))
+    with mpmath.workdps(30):
+        assert all(abs(x - y) > mpmath.mpf(10) ** -20 for x, y in zip(batched[-1], rounded[-1], strict=True))
