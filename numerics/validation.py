@@ -192,6 +192,10 @@ def validate(model: Model, t: object, params: object, init: object, exact: bool 
         if (value.shape[-1:] != (width,) or value.ndim > 2) if unit else value.ndim > 1:
             raise ValueError(f"{argument} must have shape {admissible[argument]}, got {value.shape}")
         if value.ndim == 1 + unit:
+            if value.shape[0] < 1:
+                raise ValueError(
+                    f"{argument} must have shape {admissible[argument]} with batch >= 1, got {value.shape}"
+                )
             batches[argument] = value.shape[0]
     batch = _batch(batches, admissible)
     state = {k: np.broadcast_to(v, (batch, width)).copy() for k, v in state.items()}

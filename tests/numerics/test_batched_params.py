@@ -192,6 +192,11 @@ BAD_SHAPES = {
         r"or \(3,\)",
     ),
     "shared 2-D": ({"S": np.ones((3, 1)), "Z": 1.0}, (3, 2), r"params\['S'\] must have shape \(\) or \(batch,\)"),
+    "empty shared batch": (
+        {"S": np.ones(0), "Z": 1.0},
+        (2,),
+        r"params\['S'\] must have shape \(\) or \(batch,\) with batch >= 1",
+    ),
     "two shared batches": (
         {"S": np.ones(2), "Z": np.ones(3)},
         (2,),
