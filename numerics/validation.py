@@ -36,7 +36,8 @@ class ArgumentTypeError(TypeError, ValueError):
 
 @dataclass(frozen=True)
 class Inputs:
-    """Validated inputs: states of shape (batch, p), unit parameters (batch, p), shared scalars."""
+    """Validated inputs: states of shape (batch, p), unit parameters (batch, p), shared parameters numbers or,
+    batched, arrays (batch, 1); ``batched``: whether an argument had a batch axis."""
 
     t: np.ndarray
     state: dict[str, np.ndarray]
@@ -168,35 +169,18 @@ def validate(model: Model, t: object, params: object, init: object, exact: bool 
     init, params = mapping("init", init), mapping("params", params)
     _check_keys("init", init, model.state_names)
     _check_keys("params", params, (*model.unit_param_names, *model.shared_param_names))
-    state = {name: finite_array(f"init[{name!r}]", init[name], exact=exact) for name in model.state_names}
-    shapes = {a.shape for a in state.values()}
-    if len(shapes) != 1:
-        raise ValueError(f"init arrays must have one shape, got {dict((k, v.shape) for k, v in state.items())}")
-    (shape,) = shapes
-    if len(shape) not in (1, 2) or shape[-1] < 1 or (len(shape) == 2 and shape[0] < 1):
-        raise ValueError(f"init arrays must have shape (p,) or (batch, p) with p >= 1, got {shape}")
+    state = _state(model, init, exact)
+    shape = next(iter(state.values())).shape
     width = shape[-1]
     values = {
         name: finite_array(f"params[{name!r}]", params[name], exact=exact)
         for name in (*model.unit_param_names, *model.shared_param_names)
     }
-    for name in model.unit_param_names:
-        if values[name].ndim == 0:
-            values[name] = np.full(width, values[name].item(), dtype=values[name].dtype)
     batches = {"init": shape[0]} if len(shape) == 2 else {}
     admissible = {"init": f"({width},) or (batch, {width})"}
-    for name, value in values.items():
-        unit = name in model.unit_param_names
-        argument = f"params[{name!r}]"
-        admissible[argument] = f"({width},) or (batch, {width})" if unit else "() or (batch,)"
-        if (value.shape[-1:] != (width,) or value.ndim > 2) if unit else value.ndim > 1:
-            raise ValueError(f"{argument} must have shape {admissible[argument]}, got {value.shape}")
-        if value.ndim == 1 + unit:
-            if value.shape[0] < 1:
-                raise ValueError(
-                    f"{argument} must have shape {admissible[argument]} with batch >= 1, got {value.shape}"
-                )
-            batches[argument] = value.shape[0]
+    for name in values:
+        argument, unit = f"params[{name!r}]", name in model.unit_param_names
+        values[name], admissible[argument] = _parameter_shape(argument, values[name], unit, width, batches)
     batch = _batch(batches, admissible)
     state = {k: np.broadcast_to(v, (batch, width)).copy() for k, v in state.items()}
     unit_params, shared = {}, {}
@@ -213,6 +197,35 @@ def validate(model: Model, t: object, params: object, init: object, exact: bool 
     if model.param_check is not None:
         _check_jointly(model, unit_params, shared)
     return Inputs(times, state, unit_params, shared, bool(batches))
+
+
+def _state(model: Model, init: Mapping[str, object], exact: bool) -> dict[str, np.ndarray]:
+    """The initial states as arrays of one shape, (p,) or (batch, p) with p, batch >= 1."""
+    state = {name: finite_array(f"init[{name!r}]", init[name], exact=exact) for name in model.state_names}
+    shapes = {a.shape for a in state.values()}
+    if len(shapes) != 1:
+        raise ValueError(f"init arrays must have one shape, got {dict((k, v.shape) for k, v in state.items())}")
+    (shape,) = shapes
+    if len(shape) not in (1, 2) or shape[-1] < 1 or (len(shape) == 2 and shape[0] < 1):
+        raise ValueError(f"init arrays must have shape (p,) or (batch, p) with p >= 1, got {shape}")
+    return state
+
+
+def _parameter_shape(
+    argument: str, value: np.ndarray, unit: bool, width: int, batches: dict[str, int]
+) -> tuple[np.ndarray, str]:
+    """``value`` (of a ``unit`` parameter: a number filled to the ``width``) and its admissible shapes, refused
+    if it has none of them; the length of its batch axis, if it has one, recorded in ``batches``."""
+    admissible = f"({width},) or (batch, {width})" if unit else "() or (batch,)"
+    if unit and value.ndim == 0:
+        value = np.full(width, value.item(), dtype=value.dtype)
+    if (value.shape[-1:] != (width,) or value.ndim > 2) if unit else value.ndim > 1:
+        raise ValueError(f"{argument} must have shape {admissible}, got {value.shape}")
+    if value.ndim == 1 + unit:
+        if value.shape[0] < 1:
+            raise ValueError(f"{argument} must have shape {admissible} with batch >= 1, got {value.shape}")
+        batches[argument] = value.shape[0]
+    return value, admissible
 
 
 def _batch(batches: Mapping[str, int], admissible: Mapping[str, str]) -> int:
