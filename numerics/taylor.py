@@ -151,8 +151,8 @@ def integrate_taylor(
     max_steps: int = MAX_STEPS,
 ) -> dict[str, np.ndarray]:
     """The derived flow from each start (``state`` arrays (batch, p); unit ``params`` (batch, p), shared ones
-    scalars) at times ``t`` (≥ 0): arrays (T, batch, p), float64 without ``dps``, ``mpf`` objects with it
-    (in :func:`precision`'s type).
+    numbers or arrays (batch, 1)) at times ``t`` (≥ 0): arrays (T, batch, p), float64 without ``dps``, ``mpf``
+    objects with it (in :func:`precision`'s type).
 
     ``BudgetError`` (a ``ValueError``) if a start needs more than ``max_steps`` steps, ``OverflowError`` if its
     state stops being finite (beyond the type's range)."""
@@ -179,7 +179,11 @@ def integrate_taylor(
 
 
 def _parameters(params: Mapping[str, object], order: Sequence[tuple[str, int | None]], j: int) -> list[object]:
-    return [params[name] if unit is None else params[name][j][unit] for name, unit in order]
+    """Start ``j``'s parameter values in ``heyoka.par`` order: a unit parameter's entry of unit ``unit``, a shared
+    one's value (its row ``j`` if batched, an array (batch, 1))."""
+    return [
+        params[name][j, unit or 0] if isinstance(params[name], np.ndarray) else params[name] for name, unit in order
+    ]
 
 
 def _propagate(

@@ -48,17 +48,24 @@ def trajectory(
     arrays, with ``.t``, ``.clocks``, ``.method``, ``.stats`` and matrix states such as ``.W1``).
 
     ``params`` and ``init`` are keyed by the model's symbol names (e.g. ``two_layer_scalar``: params ``S``,
-    ``Z``; init ``a``, ``b`` of shape (p,) or (batch, p)). ``method``: ``"closed_form"`` (lambdified numpy;
-    with ``dps``, the same closed form in mpmath), ``"mpmath"`` (the derived ODE by ``mpmath.odefun`` at
-    ``dps`` digits, default 30), ``"scipy"`` (DOP853, rtol 1e-13, the batch as one vectorized system),
+    ``Z``; init ``a``, ``b`` of shape (p,) or (batch, p)). Every parameter may carry the batch axis, for every
+    method: a shared parameter (``S``) is a number or an array (batch,), a unit parameter a number, an array
+    (p,) or (batch, p); a sweep over ``S`` is one call, ``params={"S": np.array([0.5, 1.0, 2.0]), "Z": 1.0}``.
+    The batch axes broadcast as numpy's: a length of 1 stretches, and an ``init`` without a batch axis is
+    repeated over the parameters' batch (the same start for each parameter value); lengths that differ otherwise
+    are a ``ValueError`` naming the argument and its admissible shapes, raised before any work.
+
+    ``method``: ``"closed_form"`` (lambdified numpy; with ``dps``, the same closed form in mpmath), ``"mpmath"``
+    (the derived ODE by ``mpmath.odefun`` at ``dps`` digits, default 30), ``"scipy"`` (DOP853, rtol 1e-13, the
+    batch as one vectorized system),
     ``"taylor"`` (heyoka's Taylor integrator of the derived ODE, optional extra ``[taylor]``: float64, or with
     ``dps`` long double up to 18 digits and MPFR above; see ``numerics.taylor``) or ``"gd"`` (gradient descent
     with learning rate ``lr``, t = steps × lr: every time must be an integer multiple of ``lr``, to a relative
     1e-9). With ``dps`` (and for ``"mpmath"``), ``init`` and ``params`` may hold ``mpmath.mpf`` numbers, which
     keep their precision (e.g. an initialization aligned to 30 digits).
-    The result maps each state name and quantity (``theta``,
-    ``loss``, …) to an array with time as the first axis, then batch (if ``init`` had one), then units for
-    per-unit quantities; ``"t"`` holds the times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
+    The result maps each state name and quantity (``theta``, ``loss``, …) to an array with time as the first
+    axis, then batch (if ``init`` or a parameter had one), then units for per-unit quantities; ``"t"`` holds the
+    times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
 
     Budgets (``numerics.budget``), checked before the work: ``dps <= max_dps`` (default 10⁴); ``max_steps`` per
     batch element, default 10⁶ GD steps (``"gd"``, exactly t/lr), 10⁵ DOP853 steps (``"scipy"``, estimated from

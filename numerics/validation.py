@@ -40,7 +40,8 @@ class ArgumentTypeError(TypeError, ValueError):
 
 @dataclass(frozen=True)
 class Inputs:
-    """Validated inputs: states of shape (batch, p), unit parameters (batch, p), shared scalars."""
+    """Validated inputs: states of shape (batch, p), unit parameters (batch, p), shared parameters numbers or,
+    batched, arrays (batch, 1); ``batched``: whether an argument had a batch axis."""
 
     t: np.ndarray
     state: dict[str, np.ndarray]
@@ -161,11 +162,49 @@ def _check_keys(kind: str, given: Mapping[str, object], expected: tuple[str, ...
 
 def validate(model: ModelSpec | Model, t: object, params: object, init: object, exact: bool = False) -> Inputs:
     """Check and normalise the times, parameters and initial state of ``trajectory``; with ``exact``,
-    ``mpmath.mpf`` values in ``init`` and ``params`` keep their precision (object arrays)."""
+    ``mpmath.mpf`` values in ``init`` and ``params`` keep their precision (object arrays).
+
+    The batch is broadcast, as numpy broadcasts a leading axis, from ``init`` (shape (batch, p)), the unit
+    parameters (shape (batch, p)) and the shared ones (shape (batch,)); an axis of length 1 stretches, an
+    unbatched ``init`` (p,) is repeated over a parameter's batch. The states and unit parameters come out as
+    (batch, p), a batched shared parameter as (batch, 1) (to broadcast against the units), a scalar one as a
+    number; ``batched`` says whether any argument had a batch axis."""
     times = _times(t)
     init, params = mapping("init", init), mapping("params", params)
     _check_keys("init", init, model.state_names)
     _check_keys("params", params, (*model.unit_param_names, *model.shared_param_names))
+    state = _state(model, init, exact)
+    shape = next(iter(state.values())).shape
+    width = shape[-1]
+    values = {
+        name: finite_array(f"params[{name!r}]", params[name], exact=exact)
+        for name in (*model.unit_param_names, *model.shared_param_names)
+    }
+    batches = {"init": shape[0]} if len(shape) == 2 else {}
+    admissible = {"init": f"({width},) or (batch, {width})"}
+    for name in values:
+        argument, unit = f"params[{name!r}]", name in model.unit_param_names
+        values[name], admissible[argument] = _parameter_shape(argument, values[name], unit, width, batches)
+    batch = _batch(batches, admissible)
+    state = {k: np.broadcast_to(v, (batch, width)).copy() for k, v in state.items()}
+    unit_params, shared = {}, {}
+    for name, value in values.items():
+        _check_domain(f"params[{name!r}]", value, model.domains.get(name, "real"))
+        if name in model.unit_param_names:
+            unit_params[name] = np.broadcast_to(value, (batch, width)).copy()
+        elif value.ndim == 1:
+            shared[name] = np.broadcast_to(value[:, None], (batch, 1)).copy()
+        else:
+            # numpy scalars: an overflow in float64 arithmetic is inf (then the OverflowError of trajectory), where
+            # a Python float's power would raise a bare OverflowError
+            shared[name] = value.item() if value.dtype == object else np.float64(value)
+    if model.param_check is not None:
+        _check_jointly(model, unit_params, shared)
+    return Inputs(times, state, unit_params, shared, bool(batches))
+
+
+def _state(model: Model, init: Mapping[str, object], exact: bool) -> dict[str, np.ndarray]:
+    """The initial states as arrays of one shape, (p,) or (batch, p) with p, batch >= 1."""
     state = {name: finite_array(f"init[{name!r}]", init[name], exact=exact) for name in model.state_names}
     shapes = {a.shape for a in state.values()}
     if len(shapes) != 1:
@@ -173,27 +212,50 @@ def validate(model: ModelSpec | Model, t: object, params: object, init: object, 
     (shape,) = shapes
     if len(shape) not in (1, 2) or shape[-1] < 1 or (len(shape) == 2 and shape[0] < 1):
         raise ValueError(f"init arrays must have shape (p,) or (batch, p) with p >= 1, got {shape}")
-    batched = len(shape) == 2
-    state = {k: np.atleast_2d(v) for k, v in state.items()}
-    batch, width = next(iter(state.values())).shape
-    unit_params = {}
-    for name in model.unit_param_names:
-        value = finite_array(f"params[{name!r}]", params[name], exact=exact)
-        if value.ndim == 0:
-            value = np.full(width, value.item(), dtype=value.dtype)
-        if value.shape not in ((width,), (batch, width)):
-            raise ValueError(f"params[{name!r}] must have shape ({width},) or ({batch}, {width}), got {value.shape}")
-        _check_domain(f"params[{name!r}]", value, model.domains.get(name, "real"))
-        unit_params[name] = np.broadcast_to(value, (batch, width)).copy()
-    shared = {}
-    for name in model.shared_param_names:
-        value = finite_array(f"params[{name!r}]", params[name], exact=exact)
-        if value.ndim != 0:
-            raise ValueError(f"params[{name!r}] must be a scalar, got shape {value.shape}")
-        _check_domain(f"params[{name!r}]", value, model.domains.get(name, "real"))
-        # numpy scalars: an overflow in float64 arithmetic is inf (then the OverflowError of trajectory), where a
-        # Python float's power would raise a bare OverflowError
-        shared[name] = value.item() if value.dtype == object else np.float64(value)
-    if model.param_check is not None:
+    return state
+
+
+def _parameter_shape(
+    argument: str, value: np.ndarray, unit: bool, width: int, batches: dict[str, int]
+) -> tuple[np.ndarray, str]:
+    """``value`` (of a ``unit`` parameter: a number filled to the ``width``) and its admissible shapes, refused
+    if it has none of them; the length of its batch axis, if it has one, recorded in ``batches``."""
+    admissible = f"({width},) or (batch, {width})" if unit else "() or (batch,)"
+    if unit and value.ndim == 0:
+        value = np.full(width, value.item(), dtype=value.dtype)
+    if (value.shape[-1:] != (width,) or value.ndim > 2) if unit else value.ndim > 1:
+        raise ValueError(f"{argument} must have shape {admissible}, got {value.shape}")
+    if value.ndim == 1 + unit:
+        if value.shape[0] < 1:
+            raise ValueError(f"{argument} must have shape {admissible} with batch >= 1, got {value.shape}")
+        batches[argument] = value.shape[0]
+    return value, admissible
+
+
+def _batch(batches: Mapping[str, int], admissible: Mapping[str, str]) -> int:
+    """The common batch size of the arguments with a batch axis (``batches``: argument -> its length, ``init``
+    first), 1 if none: the first length other than 1; ``ValueError`` naming the first argument whose length is
+    neither 1 nor that one, with its admissible shapes (``admissible``: argument -> shapes in ``batch``)."""
+    source, batch = next(((name, size) for name, size in batches.items() if size != 1), (None, 1))
+    for name, size in batches.items():
+        if size not in (1, batch):
+            raise ValueError(
+                f"{name} has a batch axis of length {size}, but {source} has length {batch}: {name} must have shape "
+                f"{admissible[name].replace('batch', str(batch))} (a batch axis of length 1 broadcasts)"
+            )
+    return batch
+
+
+def _check_jointly(model: Model, unit_params: Mapping[str, np.ndarray], shared: Mapping[str, object]) -> None:
+    """``model.param_check`` on the parameters, once per batch element if a shared parameter is batched (shared
+    values as numbers, unit ones as rows (1, p))."""
+    if not any(isinstance(v, np.ndarray) for v in shared.values()):
         model.param_check({**unit_params, **shared})
-    return Inputs(times, state, unit_params, shared, batched)
+        return
+    batch = next(v for v in shared.values() if isinstance(v, np.ndarray)).shape[0]
+    for j in range(batch):
+        element = {k: (v[j, 0] if isinstance(v, np.ndarray) else v) for k, v in shared.items()}
+        try:
+            model.param_check({**{k: v[j : j + 1] for k, v in unit_params.items()}, **element})
+        except ValueError as exc:
+            raise ValueError(f"params, batch element {j}: {exc}") from exc

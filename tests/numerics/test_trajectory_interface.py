@@ -31,7 +31,7 @@ BAD_SCALAR_CALLS = {
     "nan Z": (dict(params=with_(params, Z=np.nan), init=init), r"params\['Z'\]"),
     "Z zero": (dict(params=with_(params, Z=0.0), init=init), r"params\['Z'\].*> 0"),
     "Z negative": (dict(params=with_(params, Z=-1.0), init=init), r"params\['Z'\].*> 0"),
-    "Z a vector": (dict(params=with_(params, Z=np.ones(2)), init=init), r"params\['Z'\]"),
+    "Z a matrix": (dict(params=with_(params, Z=np.ones((2, 2))), init=init), r"params\['Z'\] must have shape \(\)"),
     "empty width": (dict(params=params, init={"a": np.zeros(0), "b": np.zeros(0)}), r"init"),
     "empty batch": (dict(params=params, init={"a": np.zeros((0, 2)), "b": np.zeros((0, 2))}), r"init"),
     "3-d init": (dict(params=params, init={"a": np.zeros((1, 1, 2)), "b": np.zeros((1, 1, 2))}), r"init"),
@@ -83,7 +83,7 @@ BAD_DIAGONAL_PARAMS = {
     "lam nan": (with_(DIAG_PARAMS, lam=np.array([np.nan, 1.0])), r"params\['lam'\]"),
     "S inf": (with_(DIAG_PARAMS, S=np.array([np.inf, 1.0])), r"params\['S'\].*finite"),
     "S wrong length": (with_(DIAG_PARAMS, S=np.ones(3)), r"params\['S'\]"),
-    "S wrong batch": (with_(DIAG_PARAMS, S=np.ones((3, 2))), r"params\['S'\]"),
+    "S two batch axes": (with_(DIAG_PARAMS, S=np.ones((3, 1, 2))), r"params\['S'\]"),
     "missing lam": ({"S": DIAG_PARAMS["S"]}, r"params.*'lam'"),
     "shared Z given": (with_(DIAG_PARAMS, Z=1.0), r"params.*'Z'"),
 }
