@@ -8,7 +8,14 @@ import numpy as np
 
 from .compiled import CompiledModel, mp_vectorize, to_mpf
 
-__all__ = ["apply", "quantities", "unit_rhs", "unit_sums"]
+__all__ = ["apply", "quantities", "real_array", "unit_rhs", "unit_sums"]
+
+
+def real_array(value: object) -> np.ndarray:
+    """``value`` as a float64 array, or as a long double one if it is one (the closed form's extended-precision
+    pass, ``numerics.closed_form``, runs the float64 code on long doubles)."""
+    array = np.asarray(value)
+    return array if array.dtype == np.longdouble else np.asarray(array, dtype=float)
 
 
 def apply(f: Callable[..., object], env: Mapping[str, object], backend: str) -> object:
@@ -16,7 +23,7 @@ def apply(f: Callable[..., object], env: Mapping[str, object], backend: str) -> 
     needed = {n: env[n] for n in f.names}  # type: ignore[attr-defined]
     if backend == "numpy":
         with np.errstate(over="ignore"):
-            return np.asarray(f(**needed), dtype=float)
+            return real_array(f(**needed))
     return mp_vectorize(f)(**needed)
 
 
@@ -31,7 +38,8 @@ def unit_sums(
         if name in env:
             continue
         values = np.broadcast_to(apply(summand, env, backend), shape)
-        env[name] = np.sum(np.asarray(values, dtype=float if backend == "numpy" else object), axis=-1, keepdims=True)
+        values = real_array(values) if backend == "numpy" else np.asarray(values, dtype=object)
+        env[name] = np.sum(values, axis=-1, keepdims=True)
     return env
 
 

@@ -18,14 +18,16 @@ import sympy as sp
 from derivations.riccati import ALPHA, BETA, rate_split, stable_form
 from derivations.special import phi1
 
-__all__ = ["increment_form", "riccati_increment", "riccati_mpmath", "riccati_numpy"]
+from .evaluate import real_array
+
+__all__ = ["increment_form", "riccati_increment", "riccati_mpmath", "riccati_numpy", "stable_forms"]
 
 C2, C1, C0, Y0, T = sp.symbols("c2 c1 c0 y0 t", real=True)
 K = sp.Symbol("k", real=True)
 
 
 def _phi1_numpy(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=float)
+    x = real_array(x)
     small = np.abs(x) < 1e-8
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(small, 1 - x / 2, -np.expm1(-x) / np.where(small, 1.0, x))
@@ -50,6 +52,12 @@ def increment_form() -> sp.Expr:
     if sp.expand(rate - (C2 * Y0**2 + C1 * Y0 + C0)) != 0:
         raise RuntimeError(f"the stable form's increment is not tau q(y0): {rate}")
     return (tau * Q0 / denominator).xreplace({v: k for k, v in pieces.items()})
+
+
+def stable_forms() -> list[sp.Expr]:
+    """The expressions evaluated in ``riccati_numpy`` and ``riccati_increment``: the stable form, the rate split
+    and the increment form."""
+    return [stable_form(C2, C0, Y0, T, K), *rate_split(C1, K), increment_form()]
 
 
 @cache
@@ -82,7 +90,7 @@ def _coefficients(values: dict[str, object]) -> list[np.ndarray]:
         raw = np.asarray(value)
         if raw.dtype.kind not in "iuf":
             raise TypeError(f"{name} must be real numbers (int or float, no complex or bool), got dtype {raw.dtype}")
-        arrays.append(raw.astype(float))
+        arrays.append(real_array(raw))
     return arrays
 
 
@@ -125,7 +133,7 @@ def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
         small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)
         alpha, beta = np.where(c1 > 0, big, small), np.where(c1 > 0, small, big)
         _before_blow_up(k, beta, c2, y0, t, np.log1p)
-        return np.asarray(stable(c2, c0, y0, t, k, alpha, beta), dtype=float)
+        return real_array(stable(c2, c0, y0, t, k, alpha, beta))
 
 
 def riccati_increment(
@@ -134,7 +142,7 @@ def riccati_increment(
     """``y(t) - y0`` in float64 from the rate at the start ``q0 = q(y0)`` (given, so computed without
     cancellation): accurate to rounding relative to itself where ``y`` barely moves (``riccati_numpy`` minus
     ``y0`` would cancel there)."""
-    c2, c1, c0, y0, q0 = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (c2, c1, c0, y0, q0)))
+    c2, c1, c0, y0, q0 = np.broadcast_arrays(*(real_array(v) for v in (c2, c1, c0, y0, q0)))
     k = np.sqrt(_discriminant(c2, c1, c0))
     _, split, increment = _compiled("numpy")
     with np.errstate(all="ignore"):
@@ -142,7 +150,7 @@ def riccati_increment(
         big = np.where(c1 > 0, alpha_direct, beta_direct)
         small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)
         beta = np.where(c1 > 0, small, big)
-        return np.asarray(increment(c2, y0, np.asarray(t, dtype=float), k, beta, q0), dtype=float)
+        return real_array(increment(c2, y0, real_array(t), k, beta, q0))
 
 
 def riccati_mpmath(c2: mpmath.mpf, c1: mpmath.mpf, c0: mpmath.mpf, y0: mpmath.mpf, t: mpmath.mpf) -> mpmath.mpf:
