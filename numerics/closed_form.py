@@ -21,17 +21,15 @@ from derivations.model import Model
 from derivations.riccati import RiccatiSolution
 
 from .compiled import lambdified
-from .evaluate import apply, real_array, unit_sums
+from .evaluate import CHUNK, apply, real_array, unit_sums
 from .implicit import CompiledImplicit, implicit_mpmath, implicit_numpy
-from .riccati import riccati_increment, riccati_mpmath, riccati_numpy, stable_forms
+from .riccati import riccati_at, riccati_increment, riccati_mpmath, riccati_numpy, riccati_rates, stable_forms
 
 __all__ = ["CompiledClosedForm", "Decomposed", "closed_form_numpy", "closed_form_state", "compiled_closed_form"]
 
 # A positive clock (gamma) is clipped to the normal float64 range: it only reaches 0 or inf in degenerate branches
 # (a sum of squares that vanishes), where the factor it multiplies is exactly zero.
 GAMMA_RANGE = (np.finfo(float).tiny, np.finfo(float).max)
-CHUNK = 1 << 16
-"""Values per array in one block of times: the temporaries of a block stay in the cache."""
 CONDITION_TOLERANCE = 1e-12
 """A start satisfies a closed form's condition if each expression is at most this times the unit's largest
 initial value in absolute value."""
@@ -99,7 +97,15 @@ class Decomposed:
         ``env``): one pass per product and per output."""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             atoms = self.atoms(*(env[n] for n in self.atom_names))
-            values = [np.multiply(c, atoms[index]) for (index, _), c in zip(self.products, coefficients, strict=True)]
+            widened: dict[int, np.ndarray] = {}
+            values = []
+            for (index, _), c in zip(self.products, coefficients, strict=True):
+                atom = atoms[index]
+                if np.ndim(atom) and np.ndim(c) and np.shape(atom)[-1] == 1 < np.shape(c)[-1]:
+                    # a per-start atom times per-unit coefficients: the atom repeated once along the units makes
+                    # every product a pass over contiguous rows (broadcast, numpy loops over the short unit axis)
+                    atom = widened.setdefault(index, np.repeat(atom, np.shape(c)[-1], axis=-1))
+                values.append(np.multiply(c, atom))
             for name, terms in self.terms.items():
                 _signed_sum(values, terms, out[name])
 
@@ -351,7 +357,7 @@ def closed_form_numpy(
     return out
 
 
-ROW = 1 << 10
+ROW = 1 << 14
 """Values per time in a block (starts × units): a block's rows are long enough to stream."""
 
 
@@ -364,20 +370,24 @@ def _evaluated(
     shape = _shape(env)
     prepared, clocks, rates = _prepared(ccf, env)
     coefficients = ccf.kernel.coefficients(prepared)
+    solutions = {name: riccati_rates(*coefficients_of) for name, coefficients_of in clocks.items()}
     batch, width = shape[1], shape[-1]
     flagged = np.zeros((batch, width), dtype=bool)
     starts = min(batch, max(1, ROW // width))
     times = max(1, CHUNK // (starts * width))
     for first in range(0, batch, starts):
         rows = slice(first, first + starts)
-        block = [_rows(v, rows, batch) for v in (prepared, clocks, rates, coefficients)]
+        block = [_rows(v, rows, batch) for v in (prepared, clocks, solutions, rates, coefficients)]
         for begin in range(0, len(t), times):
             targets = {name: v[begin : begin + times, rows] for name, v in out.items()}
             clipped = _block(ccf, *block, t[begin : begin + times], targets)
             flagged[rows] |= clipped[..., None]
             for name, values in targets.items():
                 if not name.startswith(CLOCK):
-                    flagged[rows] |= ~np.isfinite(values).all(axis=0)
+                    # one pass: a sum over the block's times is not finite if a value is not (or, a false alarm
+                    # that only costs an mpmath evaluation, if values near the float64 limit overflow it)
+                    with np.errstate(over="ignore", invalid="ignore"):
+                        flagged[rows] |= ~np.isfinite(np.add.reduce(values, axis=0))
     if not refine:
         return flagged, np.zeros_like(flagged)
     eps = np.finfo(next(iter(out.values())).dtype).eps
@@ -385,13 +395,14 @@ def _evaluated(
     return flagged, np.broadcast_to(cancelling, flagged.shape)
 
 
-def _block(ccf, env, clocks, rates, coefficients, t, targets) -> np.ndarray:
-    """One block of times ``t`` and starts: the clocks (clipped where positive), then the outputs written into
-    ``targets``, in the increment form where a clock barely moved; returns the starts with a clipped clock."""
+def _block(ccf, env, clocks, solutions, rates, coefficients, t, targets) -> np.ndarray:
+    """One block of times ``t`` and starts: the clocks (from their time-independent parts ``solutions``, clipped
+    where positive), then the outputs written into ``targets``, in the increment form where a clock barely moved;
+    returns the starts with a clipped clock."""
     local = dict(env, t=t.reshape(-1, 1, 1))
     clipped = np.zeros(next(iter(targets.values())).shape[1], dtype=bool)
-    for name, (c2, c1, c0, y0) in clocks.items():
-        values = riccati_numpy(c2, c1, c0, y0, local["t"])
+    for name, solution in solutions.items():
+        values = riccati_at(solution, local["t"])
         if name in ccf.positive:
             clipped |= np.any(~((values > GAMMA_RANGE[0]) & (values < GAMMA_RANGE[1])), axis=(0, -1))
             np.clip(values, *GAMMA_RANGE, out=values)

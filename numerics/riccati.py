@@ -20,17 +20,31 @@ from derivations.special import phi1
 
 from .evaluate import real_array
 
-__all__ = ["increment_form", "riccati_increment", "riccati_mpmath", "riccati_numpy", "stable_forms"]
+__all__ = [
+    "increment_form",
+    "riccati_at",
+    "riccati_increment",
+    "riccati_mpmath",
+    "riccati_numpy",
+    "riccati_rates",
+    "stable_forms",
+]
 
 C2, C1, C0, Y0, T = sp.symbols("c2 c1 c0 y0 t", real=True)
 K = sp.Symbol("k", real=True)
 
 
 def _phi1_numpy(x: np.ndarray) -> np.ndarray:
-    x = real_array(x)
-    small = np.abs(x) < 1e-8
+    """``(1 - e^{-x})/x = expm1(-x)/(-x)``, accurate to rounding down to the smallest ``x`` (expm1 keeps the
+    digits), and 1 at 0."""
+    negated = np.negative(real_array(x))
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(small, 1 - x / 2, -np.expm1(-x) / np.where(small, 1.0, x))
+        value = np.expm1(negated)
+        value /= negated
+    zero = negated == 0
+    if np.any(zero):
+        value[zero] = 1.0
+    return value
 
 
 def _phi1_mpmath(x: mpmath.mpf) -> mpmath.mpf:
@@ -94,18 +108,21 @@ def _coefficients(values: dict[str, object]) -> list[np.ndarray]:
     return arrays
 
 
-def _before_blow_up(k: object, beta: object, c2: object, y0: object, t: object, log1p: object) -> None:
-    """``ValueError`` unless every ``t`` is >= 0 and before the solution's pole: the stable form's denominator
-    ``e^{-kt} + tau m``, ``m = beta - c2 y0``, falls from 1 and vanishes only for ``m < 0``, at
-    ``t* = log1p(k/(-m))/k`` (``-1/m`` for ``k = 0``; ``y0`` beyond the repelling root). Checked on the
-    coefficients, then one comparison per time."""
-    if np.any(t < 0):
-        raise ValueError("t must be >= 0 (admissible range: [0, inf))")
+def _pole(k: object, beta: object, c2: object, y0: object, log1p: object) -> object:
+    """The solution's blow-up time (inf if none): the stable form's denominator ``e^{-kt} + tau m``,
+    ``m = beta - c2 y0``, falls from 1 and vanishes only for ``m < 0``, at ``t* = log1p(k/(-m))/k`` (``-1/m`` for
+    ``k = 0``; ``y0`` beyond the repelling root)."""
     m = beta - c2 * y0
     if not np.any(m < 0):
-        return
+        return np.inf
     with np.errstate(divide="ignore", invalid="ignore"):
-        pole = np.where(m < 0, np.where(k > 0, log1p(k / -m) / np.where(k > 0, k, 1), -1 / m), np.inf)
+        return np.where(m < 0, np.where(k > 0, log1p(k / -m) / np.where(k > 0, k, 1), -1 / m), np.inf)
+
+
+def _before_blow_up(t: object, pole: object) -> None:
+    """``ValueError`` unless every ``t`` is >= 0 and before the blow-up time ``pole`` (``_pole``)."""
+    if np.any(t < 0):
+        raise ValueError("t must be >= 0 (admissible range: [0, inf))")
     if np.any(t >= pole):
         raise ValueError("t must be before the blow-up of the solution (y0 beyond the repelling root), t < t*")
 
@@ -115,8 +132,9 @@ def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
     NaN arguments). ``TypeError`` for complex or non-numeric arguments, ``ValueError`` for shapes that do not
     broadcast, a negative discriminant, ``t < 0`` or ``t`` at or past a blow-up.
 
-    The rate and its split are computed at the coefficients' own shape and only the time-dependent part at the
-    broadcast shape (a batch of starts times many times costs one pass per operation over the output)."""
+    The rate and its split are computed at the coefficients' own shape (``riccati_rates``) and only the
+    time-dependent part at the broadcast shape (``riccati_at``: a batch of starts times many times costs one pass
+    per operation over the output)."""
     named = {"c2": c2, "c1": c1, "c0": c0, "y0": y0, "t": t}
     *coefficients, t = _coefficients(named)
     try:
@@ -125,14 +143,31 @@ def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
     except ValueError as exc:
         shapes = {name: np.shape(v) for name, v in named.items()}
         raise ValueError(f"c2, c1, c0, y0 and t must broadcast to one shape, got {shapes}") from exc
+    return riccati_at(riccati_rates(c2, c1, c0, y0), t)
+
+
+def riccati_rates(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray) -> tuple[object, ...]:
+    """The time-independent part of ``riccati_numpy`` for real arrays: ``(c2, c0, y0, k, alpha, beta, t*)``, of
+    ``alpha = (k + c1)/2`` and ``beta = (k - c1)/2`` the one without cancellation computed directly and the other
+    from ``alpha * beta = -c2 c0``, and the blow-up time ``t*``. ``ValueError`` for a negative discriminant."""
+    c2, c1, c0, y0 = np.broadcast_arrays(*(real_array(v) for v in (c2, c1, c0, y0)))
     k = np.sqrt(_discriminant(c2, c1, c0))
-    stable, split, _ = _compiled("numpy")
+    _, split, _ = _compiled("numpy")
     with np.errstate(all="ignore"):
         alpha_direct, beta_direct = split(c1, k)
         big = np.where(c1 > 0, alpha_direct, beta_direct)
         small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)
         alpha, beta = np.where(c1 > 0, big, small), np.where(c1 > 0, small, big)
-        _before_blow_up(k, beta, c2, y0, t, np.log1p)
+        return c2, c0, y0, k, alpha, beta, _pole(k, beta, c2, y0, np.log1p)
+
+
+def riccati_at(rates: tuple[object, ...], t: np.ndarray) -> np.ndarray:
+    """``riccati_numpy`` from its time-independent part ``rates`` (``riccati_rates``) at the times ``t``
+    (``ValueError`` for ``t < 0`` or at or past the blow-up)."""
+    c2, c0, y0, k, alpha, beta, pole = rates
+    _before_blow_up(t, pole)
+    stable, _, _ = _compiled("numpy")
+    with np.errstate(all="ignore"):
         return real_array(stable(c2, c0, y0, t, k, alpha, beta))
 
 
@@ -163,7 +198,7 @@ def riccati_mpmath(c2: mpmath.mpf, c1: mpmath.mpf, c0: mpmath.mpf, y0: mpmath.mp
     big = alpha_direct if c1 > 0 else beta_direct
     small = -c2 * c0 / big if big > 0 else mpmath.mpf(0)
     alpha, beta = (big, small) if c1 > 0 else (small, big)
-    _before_blow_up(k, beta, c2, y0, t, mpmath.log1p)
+    _before_blow_up(t, _pole(k, beta, c2, y0, mpmath.log1p))
     return stable(c2, c0, y0, t, k, alpha, beta)
 
 
