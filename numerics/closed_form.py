@@ -92,22 +92,39 @@ class Decomposed:
         """The products' coefficients, evaluated once (per start or unit) from ``env``."""
         return [real_array(apply(f, env, "numpy")) for _, f in self.products]
 
-    def evaluate(self, env: Mapping[str, object], coefficients: Sequence[np.ndarray], out: Mapping[str, np.ndarray]):
-        """Write each expression, in the direct form ``sum_m c_m B_m``, into ``out[name]`` (the atoms ``B_m`` from
-        ``env``): one pass per product and per output."""
+    def evaluate(
+        self,
+        env: Mapping[str, object],
+        coefficients: Sequence[np.ndarray],
+        out: Mapping[str, np.ndarray],
+        buffers: dict[int, np.ndarray] | None = None,
+    ) -> dict[str, np.ndarray]:
+        """Write each expression, in the direct form ``sum_m c_m B_m``, into ``out[name]`` (arrays (T, ...), the
+        atoms ``B_m`` from ``env``): one pass per product (into ``buffers``, kept by the caller from block to block,
+        if given) and per output. Returns for each expression a bound on its magnitude over the times,
+        ``sum_m |c_m| max_t |B_m|`` (NaN if a term is), from the atoms alone.
+
+        Any layout in which the atoms broadcast against the coefficients serves: ``closed_form_numpy`` passes
+        arrays with the units before the starts, (T, p, batch), so that a per-start atom times per-unit
+        coefficients runs over contiguous starts (numpy would loop over the short unit axis otherwise)."""
+        buffers = {} if buffers is None else buffers
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             atoms = self.atoms(*(env[n] for n in self.atom_names))
-            widened: dict[int, np.ndarray] = {}
-            values = []
-            for (index, _), c in zip(self.products, coefficients, strict=True):
+            values, magnitudes = [], []
+            for position, ((index, _), c) in enumerate(zip(self.products, coefficients, strict=True)):
                 atom = atoms[index]
-                if np.ndim(atom) and np.ndim(c) and np.shape(atom)[-1] == 1 < np.shape(c)[-1]:
-                    # a per-start atom times per-unit coefficients: the atom repeated once along the units makes
-                    # every product a pass over contiguous rows (broadcast, numpy loops over the short unit axis)
-                    atom = widened.setdefault(index, np.repeat(atom, np.shape(c)[-1], axis=-1))
-                values.append(np.multiply(c, atom))
+                largest = np.abs(atom).max(axis=0) if np.ndim(atom) == 3 else np.abs(atom)
+                magnitudes.append(np.abs(c[0] if np.ndim(c) == 3 else c) * largest)
+                shape = np.broadcast_shapes(np.shape(c), np.shape(atom))
+                buffer = buffers.get(position)
+                if buffer is None or buffer.shape != shape:
+                    buffer = buffers[position] = np.empty(shape, np.result_type(c, atom))
+                values.append(np.multiply(c, atom, out=buffer))
+            bounds = {}
             for name, terms in self.terms.items():
                 _signed_sum(values, terms, out[name])
+                bounds[name] = sum(magnitudes[i] for i, _ in terms)
+            return bounds
 
     def increment_form(
         self,
@@ -359,6 +376,8 @@ def closed_form_numpy(
 
 ROW = 1 << 14
 """Values per time in a block (starts × units): a block's rows are long enough to stream."""
+FINITE = np.finfo(float).max / 2
+"""Below this bound on its magnitude (``Decomposed.evaluate``), a block's output is finite without a check."""
 
 
 def _evaluated(
@@ -378,16 +397,15 @@ def _evaluated(
     for first in range(0, batch, starts):
         rows = slice(first, first + starts)
         block = [_rows(v, rows, batch) for v in (prepared, clocks, solutions, rates, coefficients)]
+        block.append([_swapped(np.asarray(c)[(None,) * (3 - np.ndim(c))]).copy() for c in block[-1]])
+        buffers: dict[int, np.ndarray] = {}
         for begin in range(0, len(t), times):
             targets = {name: v[begin : begin + times, rows] for name, v in out.items()}
-            clipped = _block(ccf, *block, t[begin : begin + times], targets)
+            clipped, bounds = _block(ccf, *block, buffers, t[begin : begin + times], targets)
             flagged[rows] |= clipped[..., None]
-            for name, values in targets.items():
-                if not name.startswith(CLOCK):
-                    # one pass: a sum over the block's times is not finite if a value is not (or, a false alarm
-                    # that only costs an mpmath evaluation, if values near the float64 limit overflow it)
-                    with np.errstate(over="ignore", invalid="ignore"):
-                        flagged[rows] |= ~np.isfinite(np.add.reduce(values, axis=0))
+            for name, bound in bounds.items():
+                if not np.all(bound < FINITE):
+                    flagged[rows] |= ~np.isfinite(targets[name]).all(axis=0)
     if not refine:
         return flagged, np.zeros_like(flagged)
     eps = np.finfo(next(iter(out.values())).dtype).eps
@@ -395,10 +413,12 @@ def _evaluated(
     return flagged, np.broadcast_to(cancelling, flagged.shape)
 
 
-def _block(ccf, env, clocks, solutions, rates, coefficients, t, targets) -> np.ndarray:
+def _block(ccf, env, clocks, solutions, rates, coefficients, swapped, buffers, t, targets) -> tuple[np.ndarray, dict]:
     """One block of times ``t`` and starts: the clocks (from their time-independent parts ``solutions``, clipped
-    where positive), then the outputs written into ``targets``, in the increment form where a clock barely moved;
-    returns the starts with a clipped clock."""
+    where positive), then the outputs written into ``targets`` (by ``Decomposed.evaluate`` with units before starts:
+    ``swapped`` coefficients, ``buffers`` for the products), in the increment form where a clock barely moved;
+    returns the starts with a clipped clock and the bounds on the outputs' magnitudes (inf if an increment form
+    value is not finite)."""
     local = dict(env, t=t.reshape(-1, 1, 1))
     clipped = np.zeros(next(iter(targets.values())).shape[1], dtype=bool)
     for name, solution in solutions.items():
@@ -411,10 +431,12 @@ def _block(ccf, env, clocks, solutions, rates, coefficients, t, targets) -> np.n
         local[name] = implicit_numpy(implicit, local, local["t"])
     for name in (*ccf.riccati, *ccf.implicit):
         targets[CLOCK + name][...] = local[name]
-    ccf.kernel.evaluate(local, coefficients, targets)
+    atoms = {name: _swapped(local[name]) for name in ccf.kernel.atom_names}
+    outputs = {name: _swapped(targets[name]) for name in ccf.kernel.terms}
+    bounds = ccf.kernel.evaluate(atoms, swapped, outputs, buffers)
     near = _near(local, clocks, rates)
     if ccf.kernel.powers is None or not np.any(near):
-        return clipped
+        return clipped, bounds
     # the increment form only at the (time, start) pairs that need it
     at = np.nonzero(np.any(near, axis=-1))
     local = {k: _gathered(v, at) for k, v in local.items()}
@@ -427,7 +449,13 @@ def _block(ccf, env, clocks, solutions, rates, coefficients, t, targets) -> np.n
     near = _gathered(near, at)
     for name, value in values.items():
         targets[name][at] = np.where(near, value, targets[name][at])
-    return clipped
+        bounds[name] = np.where(np.all(np.isfinite(value)), bounds[name], np.inf)
+    return clipped, bounds
+
+
+def _swapped(value: object) -> object:
+    """``value`` (T, batch, units) with the units before the starts (a view)."""
+    return np.swapaxes(value, -1, -2) if np.ndim(value) == 3 else value
 
 
 def _near(local: Mapping[str, object], clocks: Mapping[str, tuple], rates: Mapping[str, object]) -> np.ndarray:

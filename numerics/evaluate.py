@@ -10,7 +10,7 @@ from .compiled import CompiledModel, mp_vectorize, to_mpf
 
 __all__ = ["CHUNK", "apply", "quantities", "real_array", "unit_rhs", "unit_sums"]
 
-CHUNK = 1 << 16
+CHUNK = 1 << 18
 """Values per array in one block of a blocked evaluation: the temporaries of a block stay in the cache."""
 
 
