@@ -424,8 +424,11 @@ def _block(ccf, env, clocks, solutions, rates, coefficients, swapped, buffers, t
     for name, solution in solutions.items():
         values = riccati_at(solution, local["t"])
         if name in ccf.positive:
-            clipped |= np.any(~((values > GAMMA_RANGE[0]) & (values < GAMMA_RANGE[1])), axis=(0, -1))
-            np.clip(values, *GAMMA_RANGE, out=values)
+            # two reductions per start (NaN propagates through both), the clip only where needed
+            outside = ~((values.min(axis=(0, -1)) > GAMMA_RANGE[0]) & (values.max(axis=(0, -1)) < GAMMA_RANGE[1]))
+            if np.any(outside):
+                clipped |= outside
+                np.clip(values, *GAMMA_RANGE, out=values)
         local[name] = values
     for name, implicit in ccf.implicit.items():
         local[name] = implicit_numpy(implicit, local, local["t"])

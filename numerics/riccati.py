@@ -42,9 +42,7 @@ def _phi1_numpy(x: np.ndarray) -> np.ndarray:
         value = np.expm1(negated)
         value /= negated
     zero = negated == 0
-    if np.any(zero):
-        value[zero] = 1.0
-    return value
+    return np.where(zero, 1.0, value) if np.any(zero) else value
 
 
 def _phi1_mpmath(x: mpmath.mpf) -> mpmath.mpf:
