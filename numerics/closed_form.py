@@ -563,7 +563,7 @@ def _dyadic(expr: sp.Expr) -> bool:
 
 CANCELLATION = 64
 """A settled output whose terms cancel by more than this factor beyond its conditioning is evaluated again (in
-float64; in long double, by this factor times the ratio of the two precisions)."""
+float64; in long double, by more than the factor at which its rounding error reaches float64's, ``EPS / eps``)."""
 EPS = np.finfo(float).eps
 PROBE = 2.0**-14
 """Relative size of the random perturbation of the starts that estimates an output's conditioning."""
@@ -582,7 +582,7 @@ def _settling_cancellation(ccf, env, clocks, rates, coefficients, t, eps=EPS) ->
         return False
     last = np.asarray([[[np.max(t)]]], dtype=np.result_type(eps, float))
     base = _outputs_at(ccf, env, clocks, rates, coefficients, last)
-    allowed = CANCELLATION * EPS / eps
+    allowed = CANCELLATION if eps >= EPS else EPS / eps
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         factors = {name: bound / np.abs(x) for name, (x, bound) in base.items()}
         if not any(np.any(~(f <= allowed)) for f in factors.values()):
