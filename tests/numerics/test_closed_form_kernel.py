@@ -83,3 +83,17 @@ def test_long_double_needs_dyadic_constants(expr: sp.Expr, exact: bool) -> None:
 
 def test_two_layer_scalar_has_exact_constants() -> None:
     assert cf._exact_in_long_double(cf.compiled_closed_form(models.get(MODEL)))
+
+
+def test_a_parameter_per_start_matches_start_by_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parameter of shape (batch, 1) is sliced with the starts' blocks (``S`` batched, blocks of 3 starts)."""
+    monkeypatch.setattr(cf, "ROW", 12)
+    rng = np.random.default_rng(5)
+    a, b = 0.2 * rng.standard_normal((8, 4)), 0.2 * rng.standard_normal((8, 4))
+    S = rng.uniform(0.5, 3.0, (8, 1))
+    ccf = cf.compiled_closed_form(models.get(MODEL))
+    batched = cf.closed_form_numpy(ccf, {"a_0": a, "b_0": b, "S": S, "Z": 1.0}, T)
+    for i in range(8):
+        alone = cf.closed_form_numpy(ccf, {"a_0": a[i : i + 1], "b_0": b[i : i + 1], "S": S[i, 0], "Z": 1.0}, T)
+        for name in ("a", "b", "theta"):
+            np.testing.assert_array_equal(batched[name][:, i], alone[name][:, 0], err_msg=f"{name}, start {i}")
