@@ -17,10 +17,10 @@ import numpy as np
 
 from .cache import Generated, artifact
 from .compiled import lambdified
-from .evaluate import apply, unit_sums
+from .evaluate import CHUNK, apply, real_array, unit_sums
 from .implicit import CompiledImplicit, implicit_mpmath, implicit_numpy
 from .model_spec import ModelSpec, spec_of
-from .riccati import riccati_increment, riccati_mpmath, riccati_numpy
+from .riccati import riccati_at, riccati_increment, riccati_mpmath, riccati_numpy, riccati_rates, stable_forms
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -33,8 +33,6 @@ __all__ = ["CompiledClosedForm", "Decomposed", "closed_form_numpy", "closed_form
 # A positive clock (gamma) is clipped to the normal float64 range: it only reaches 0 or inf in degenerate branches
 # (a sum of squares that vanishes), where the factor it multiplies is exactly zero.
 GAMMA_RANGE = (np.finfo(float).tiny, np.finfo(float).max)
-CHUNK = 1 << 16
-"""Values per array in one block of times: the temporaries of a block stay in the cache."""
 CONDITION_TOLERANCE = 1e-12
 """A start satisfies a closed form's condition if each expression is at most this times the unit's largest
 initial value in absolute value."""
@@ -97,76 +95,95 @@ class Decomposed:
 
     def coefficients(self, env: Mapping[str, object]) -> list[np.ndarray]:
         """The products' coefficients, evaluated once (per start or unit) from ``env``."""
-        return [np.asarray(apply(f, env, "numpy"), dtype=float) for _, f in self.products]
+        return [real_array(apply(f, env, "numpy")) for _, f in self.products]
 
     def evaluate(
         self,
         env: Mapping[str, object],
         coefficients: Sequence[np.ndarray],
         out: Mapping[str, np.ndarray],
-        where: slice,
-        increments: Mapping[str, tuple[np.ndarray, np.ndarray]] | None = None,
-    ) -> None:
-        """Write each expression at the times ``where`` into ``out[name][where]`` (the atoms from ``env``).
+        buffers: dict[int, np.ndarray] | None = None,
+    ) -> dict[str, np.ndarray]:
+        """Write each expression, in the direct form ``sum_m c_m B_m``, into ``out[name]`` (arrays (T, ...), the
+        atoms ``B_m`` from ``env``): one pass per product (into ``buffers``, kept by the caller from block to block,
+        if given) and per output. Returns for each expression a bound on its magnitude over the times,
+        ``sum_m |c_m| max_t |B_m|`` (NaN if a term is), from the atoms alone.
 
-        ``increments`` (clock name → (start, increment ``y - y0``)) switch on the increment form where a clock
-        has moved by less than half its start: there ``x = x(0) + sum_m c_m (B_m - B_m(0))`` with
-        ``B_m - B_m(0) = B_m(0) expm1(sum_g p_g log1p(dy_g / y0_g) + nu t)``, which keeps the digits that the
-        direct sum loses to cancellation when the state barely moves (a lazy unit, a tiny target)."""
+        Any layout in which the atoms broadcast against the coefficients serves: ``closed_form_numpy`` passes
+        arrays with the units before the starts, (T, p, batch), so that a per-start atom times per-unit
+        coefficients runs over contiguous starts (numpy would loop over the short unit axis otherwise)."""
+        buffers = {} if buffers is None else buffers
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             atoms = self.atoms(*(env[n] for n in self.atom_names))
-            values = [np.multiply(c, atoms[index]) for (index, _), c in zip(self.products, coefficients, strict=True)]
-            self._combine(values, {name: out[name][where] for name in self.terms})
-            if not increments or self.powers is None:
-                return
-            near = np.any([np.abs(dy) < 0.5 * np.abs(y0) for y0, dy in increments.values()], axis=0)
-            if not np.any(near):
-                return
-            changes = [self._change(index, increments, env["t"]) for index, _ in self.products]
-            moved = [np.multiply(c, change) for c, change in zip(coefficients, changes, strict=True)]
-            scratch = {name: np.empty_like(out[name][where]) for name in self.terms}
-            self._combine(moved, scratch)
-            for name, value in scratch.items():
-                value += env[self.starts[name]]
-                np.copyto(out[name][where], value, where=np.broadcast_to(near, value.shape))
+            values, magnitudes = [], []
+            for position, ((index, _), c) in enumerate(zip(self.products, coefficients, strict=True)):
+                atom = atoms[index]
+                largest = np.abs(atom).max(axis=0) if np.ndim(atom) == 3 else np.abs(atom)
+                magnitudes.append(np.abs(c[0] if np.ndim(c) == 3 else c) * largest)
+                shape = np.broadcast_shapes(np.shape(c), np.shape(atom))
+                buffer = buffers.get(position)
+                if buffer is None or buffer.shape != shape:
+                    buffer = buffers[position] = np.empty(shape, np.result_type(c, atom))
+                values.append(np.multiply(c, atom, out=buffer))
+            bounds = {}
+            for name, terms in self.terms.items():
+                _signed_sum(values, terms, out[name])
+                bounds[name] = sum(magnitudes[i] for i, _ in terms)
+            return bounds
+
+    def increment_form(
+        self,
+        env: Mapping[str, object],
+        coefficients: Sequence[np.ndarray],
+        increments: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    ) -> dict[str, np.ndarray]:
+        """Each expression in the increment form (``increments``: clock name → (start, increment ``y - y0``)),
+        ``x = x(0) + sum_m c_m (B_m - B_m(0))`` with ``B_m - B_m(0) = B_m(0) expm1(sum_g p_g log1p(dy_g / y0_g) +
+        nu t)``: where a clock has moved by less than half its start, it keeps the digits that the direct sum
+        loses to cancellation when the state barely moves (a lazy unit, a tiny target)."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            changes = self._changes(env, coefficients, increments)
+            terms = self.terms.items()
+            return {name: np.add(env[self.starts[name]], _signed_sum(changes, signed)) for name, signed in terms}
 
     def sums_and_bounds(
         self,
         env: Mapping[str, object],
         coefficients: Sequence[np.ndarray],
         increments: Mapping[str, tuple[np.ndarray, np.ndarray]] | None = None,
+        near: np.ndarray | bool = False,
     ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Each output at the time in ``env`` with the sum of its terms' magnitudes, in the form ``evaluate``
-        uses there (the increment form ``x(0) + changes`` where the clocks barely moved): where the bound exceeds
-        the value by a large factor, the float64 sum cancels."""
+        uses there (the increment form ``x(0) + changes`` where ``near``): where the bound exceeds the value by a
+        large factor, the float64 sum cancels."""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             atoms = self.atoms(*(env[n] for n in self.atom_names))
             values = [np.multiply(c, atoms[index]) for (index, _), c in zip(self.products, coefficients, strict=True)]
             out = {
-                name: (sum(sign * values[i] for i, sign in terms), sum(np.abs(values[i]) for i, _ in terms))
+                name: (_signed_sum(values, terms), sum(np.abs(values[i]) for i, _ in terms))
                 for name, terms in self.terms.items()
             }
-            if not increments or self.powers is None:
+            if not increments or self.powers is None or not np.any(near):
                 return out
-            near = np.any([np.abs(dy) < 0.5 * np.abs(y0) for y0, dy in increments.values()], axis=0)
-            changes = [
-                np.multiply(c, self._change(index, increments, env["t"]))
-                for (index, _), c in zip(self.products, coefficients, strict=True)
-            ]
+            changes = self._changes(env, coefficients, increments)
             for name, terms in self.terms.items():
                 start = env[self.starts[name]]
-                x = start + sum(sign * changes[i] for i, sign in terms)
+                x = start + _signed_sum(changes, terms)
                 bound = np.abs(start) + sum(np.abs(changes[i]) for i, _ in terms)
                 out[name] = (np.where(near, x, out[name][0]), np.where(near, bound, out[name][1]))
             return out
 
-    def _combine(self, values: Sequence[np.ndarray], targets: Mapping[str, np.ndarray]) -> None:
-        for name, terms in self.terms.items():
-            target = targets[name]
-            (first, sign), *rest = terms
-            np.multiply(values[first], sign, out=target) if sign < 0 else np.copyto(target, values[first])
-            for index, sign in rest:
-                (np.add if sign > 0 else np.subtract)(target, values[index], out=target)
+    def _changes(
+        self,
+        env: Mapping[str, object],
+        coefficients: Sequence[np.ndarray],
+        increments: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    ) -> list[np.ndarray]:
+        """Each product's change ``c_m (B_m - B_m(0))`` since the start."""
+        return [
+            np.multiply(c, self._change(index, increments, env["t"]))
+            for (index, _), c in zip(self.products, coefficients, strict=True)
+        ]
 
     def _change(self, index: int, increments: Mapping[str, tuple[np.ndarray, np.ndarray]], t: np.ndarray):
         powers, drift = self.powers[index]
@@ -177,6 +194,30 @@ class Decomposed:
             exponent = exponent + power * np.log1p(dy / y0)
             start = start * np.power(y0, power)
         return start * np.expm1(exponent)
+
+
+def _signed_sum(
+    values: Sequence[np.ndarray], terms: Sequence[tuple[int, int]], out: np.ndarray | None = None
+) -> np.ndarray:
+    """``sum sign * values[index]`` over ``terms``, the first two combined in one pass (into ``out`` if given)."""
+    (first, sign), *rest = terms
+    if rest:
+        (second, other), *rest = rest
+        if sign > 0:
+            out = (np.add if other > 0 else np.subtract)(values[first], values[second], out=out)
+        elif other > 0:
+            out = np.subtract(values[second], values[first], out=out)
+        else:
+            out = np.negative(np.add(values[first], values[second], out=out), out=out)
+    elif sign < 0:
+        out = np.negative(values[first], out=out)
+    elif out is None:
+        out = np.array(values[first])
+    else:
+        np.copyto(out, values[first])
+    for index, sign in rest:
+        (np.add if sign > 0 else np.subtract)(out, values[index], out=out)
+    return out
 
 
 @dataclass(frozen=True)
@@ -201,6 +242,7 @@ class CompiledClosedForm:
     starts: tuple[str, ...]
     kernel: Decomposed | None = None
     initial_rates: dict[str, Callable[..., object]] = field(default_factory=dict)
+    exact_in_long_double: bool = False
 
 
 def compiled_closed_form(model: str | Model | ModelSpec, backend: str = "numpy") -> CompiledClosedForm:
@@ -255,6 +297,7 @@ def _compiled_closed_form(model: Model, backend: str) -> CompiledClosedForm | st
         if backend == "numpy"
         else None,
         {str(g): lambdified(e, "numpy") for g, e in solution.initial_rates.items() if g in solution.riccati},
+        _exact_in_long_double(solution),
     )
 
 
@@ -346,79 +389,259 @@ def _power_form(atom: sp.Expr, clocks: Sequence[sp.Symbol], t: sp.Symbol) -> tup
 def closed_form_numpy(
     ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray, refine: bool = True
 ) -> dict[str, np.ndarray]:
-    """The closed form in float64, evaluated in blocks of times (``CHUNK`` values per array), each block's clocks
-    and atoms computed once and the outputs written in place: the states (T, batch, p) and the coupling sums along
-    the clocks (T, batch, 1; the quantities then need no sum over the units). ``OUT_OF_RANGE`` flags the units
-    to evaluate again with more digits (with ``refine``, also those whose settled value cancels)."""
+    """The closed form in float64 from ``env`` (starts (batch, p), parameters broadcasting against them): the
+    states (T, batch, p) and the coupling sums along the clocks (T, batch, 1; the quantities then need no sum over
+    the units), evaluated in blocks of ``CHUNK`` values (times × starts), each block's clocks and atoms computed
+    once and the outputs written in place. ``OUT_OF_RANGE`` flags the units to evaluate again with more digits.
+
+    With ``refine``, a start with a unit whose settled value cancels (``_settling_cancellation``) is evaluated
+    again in long double (64-bit significand) where the closed form's constants are exact there; only the units
+    whose cancellation exceeds even that precision are flagged."""
     env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
-    shape = np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
-    env, clocks, rates = _prepared(ccf, env)
-    out = {n: np.empty((len(t), *shape[1:-1], 1 if n in ccf.along else shape[-1])) for n in ccf.kernel.terms}
-    out.update(
-        {
-            CLOCK + g: np.empty((len(t), *shape[1:-1], shape[-1] if g in ccf.per_unit else 1))
-            for g in (*ccf.riccati, *ccf.implicit)
-        }
-    )
-    clipped = np.zeros(shape[1:-1], dtype=bool)
-    coefficients = ccf.kernel.coefficients(env)
-    step = max(1, CHUNK // max(1, int(np.prod(shape[1:]))))
-    for start in range(0, len(t), step):
-        where = slice(start, start + step)
-        local, increments = _at(clocks, rates, env, t[where].reshape(-1, 1, 1))
-        for name in ccf.positive & set(clocks):
-            values = local[name]
-            clipped |= np.any(~((values > GAMMA_RANGE[0]) & (values < GAMMA_RANGE[1])), axis=(0, -1))
-            local[name] = np.clip(values, *GAMMA_RANGE)
-        for name, implicit in ccf.implicit.items():
-            local[name] = implicit_numpy(implicit, local, local["t"])
-        for name in (*ccf.riccati, *ccf.implicit):
-            out[CLOCK + name][where] = local[name]
-        ccf.kernel.evaluate(local, coefficients, out, where, increments)
-    units = shape[1:]
-    starts = (clipped | _extreme(env, shape))[..., None]
-    elements = [~np.isfinite(v).all(axis=0) for k, v in out.items() if not k.startswith(CLOCK)]
-    out[OUT_OF_RANGE] = (
-        np.broadcast_to(starts, units)
-        | np.any([np.broadcast_to(e, units) for e in elements], axis=0)
-        | (refine and _settling_cancellation(ccf, env, clocks, rates, coefficients, t))
-    )
+    shape = _shape(env)
+    out = _allocated(ccf, shape, len(t), float)
+    flagged, cancelling = _evaluated(ccf, env, t, out, refine)
+    flagged |= np.broadcast_to(_extreme(env, shape)[..., None], flagged.shape)
+    rows = np.any(cancelling, axis=-1) & ~np.any(flagged, axis=-1)
+    if np.any(rows) and ccf.exact_in_long_double:
+        cancelling = cancelling & ~rows[..., None]
+        flagged[rows] = _in_long_double(ccf, env, t, out, rows)
+    out[OUT_OF_RANGE] = flagged | cancelling
     return out
 
 
+ROW = 1 << 14
+"""Values per time in a block (starts × units): a block's rows are long enough to stream."""
+FINITE = np.finfo(float).max / 2
+"""Below this bound on its magnitude (``Decomposed.evaluate``), a block's output is finite without a check."""
+
+
+def _evaluated(
+    ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray, out: Mapping[str, np.ndarray], refine: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Fill ``out`` (``_allocated``) block by block from ``env`` (arrays (1, batch, p)) in the precision of
+    ``out``; return the units (batch, p) that left the range (a clipped clock, a non-finite value) and, with
+    ``refine``, those whose settled value cancels."""
+    shape = _shape(env)
+    prepared, clocks, rates = _prepared(ccf, env)
+    coefficients = ccf.kernel.coefficients(prepared)
+    solutions = {name: riccati_rates(*coefficients_of) for name, coefficients_of in clocks.items()}
+    batch, width = shape[1], shape[-1]
+    flagged = np.zeros((batch, width), dtype=bool)
+    starts = min(batch, max(1, ROW // width))
+    times = max(1, CHUNK // (starts * width))
+    for first in range(0, batch, starts):
+        rows = slice(first, first + starts)
+        block = [_rows(v, rows, batch) for v in (prepared, clocks, solutions, rates, coefficients)]
+        block.append([_swapped(np.asarray(c)[(None,) * (3 - np.ndim(c))]).copy() for c in block[-1]])
+        buffers: dict[int, np.ndarray] = {}
+        for begin in range(0, len(t), times):
+            targets = {name: v[begin : begin + times, rows] for name, v in out.items()}
+            clipped, bounds = _block(ccf, *block, buffers, t[begin : begin + times], targets)
+            flagged[rows] |= clipped[..., None]
+            for name, bound in bounds.items():
+                if not np.all(bound < FINITE):
+                    flagged[rows] |= ~np.isfinite(targets[name]).all(axis=0)
+    if not refine:
+        return flagged, np.zeros_like(flagged)
+    eps = np.finfo(next(iter(out.values())).dtype).eps
+    cancelling = _settling_cancellation(ccf, prepared, clocks, rates, coefficients, t, eps)
+    return flagged, np.broadcast_to(cancelling, flagged.shape)
+
+
+def _block(ccf, env, clocks, solutions, rates, coefficients, swapped, buffers, t, targets) -> tuple[np.ndarray, dict]:
+    """One block of times ``t`` and starts: the clocks (from their time-independent parts ``solutions``, clipped
+    where positive), then the outputs written into ``targets`` (by ``Decomposed.evaluate`` with units before starts:
+    ``swapped`` coefficients, ``buffers`` for the products), in the increment form where a clock barely moved;
+    returns the starts with a clipped clock and the bounds on the outputs' magnitudes (inf if an increment form
+    value is not finite)."""
+    local = dict(env, t=t.reshape(-1, 1, 1))
+    clipped = np.zeros(next(iter(targets.values())).shape[1], dtype=bool)
+    for name, solution in solutions.items():
+        values = riccati_at(solution, local["t"])
+        if name in ccf.positive:
+            # two reductions per start (NaN propagates through both), the clip only where needed
+            outside = ~((values.min(axis=(0, -1)) > GAMMA_RANGE[0]) & (values.max(axis=(0, -1)) < GAMMA_RANGE[1]))
+            if np.any(outside):
+                clipped |= outside
+                np.clip(values, *GAMMA_RANGE, out=values)
+        local[name] = values
+    for name, implicit in ccf.implicit.items():
+        local[name] = implicit_numpy(implicit, local, local["t"])
+    for name in (*ccf.riccati, *ccf.implicit):
+        targets[CLOCK + name][...] = local[name]
+    atoms = {name: _swapped(local[name]) for name in ccf.kernel.atom_names}
+    outputs = {name: _swapped(targets[name]) for name in ccf.kernel.terms}
+    bounds = ccf.kernel.evaluate(atoms, swapped, outputs, buffers)
+    near = _near(local, clocks, rates)
+    if ccf.kernel.powers is None or not np.any(near):
+        return clipped, bounds
+    # the increment form only at the (time, start) pairs that need it
+    at = np.nonzero(np.any(near, axis=-1))
+    local = {k: _gathered(v, at) for k, v in local.items()}
+    increments = {
+        name: (_gathered(y0, at), riccati_increment(*(_gathered(c, at) for c in (c2, c1, c0, y0)), local["t"], rate))
+        for name, (c2, c1, c0, y0) in clocks.items()
+        if (rate := _gathered(rates.get(name), at)) is not None
+    }
+    values = ccf.kernel.increment_form(local, [_gathered(c, at) for c in coefficients], increments)
+    near = _gathered(near, at)
+    for name, value in values.items():
+        targets[name][at] = np.where(near, value, targets[name][at])
+        bounds[name] = np.where(np.all(np.isfinite(value)), bounds[name], np.inf)
+    return clipped, bounds
+
+
+def _swapped(value: object) -> object:
+    """``value`` (T, batch, units) with the units before the starts (a view)."""
+    return np.swapaxes(value, -1, -2) if np.ndim(value) == 3 else value
+
+
+def _near(local: Mapping[str, object], clocks: Mapping[str, tuple], rates: Mapping[str, object]) -> np.ndarray:
+    """Where a clock with an initial rate moved by less than half its start (there the increment form is used)."""
+    near = np.zeros((), dtype=bool)
+    for name, (*_, y0) in clocks.items():
+        if name in rates:
+            with np.errstate(invalid="ignore"):
+                near = near | (np.abs(local[name] - y0) < 0.5 * np.abs(y0))
+    return near
+
+
+def _gathered(value: object, at: tuple[np.ndarray, np.ndarray]) -> object:
+    """``value`` (shape (T or 1, batch or 1, units)) at the (time, start) pairs ``at``: (pairs, units)."""
+    if not isinstance(value, np.ndarray) or value.ndim == 0:
+        return value
+    times, starts = at
+    return value[times if value.shape[0] > 1 else 0, starts if value.shape[1] > 1 else 0]
+
+
+def _rows(value: object, rows: slice, batch: int) -> object:
+    """``value`` (arrays (1, batch or 1, units), nested in dicts, tuples and lists) at the starts ``rows``."""
+    if isinstance(value, dict):
+        return {k: _rows(v, rows, batch) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return type(value)(_rows(v, rows, batch) for v in value)
+    if isinstance(value, np.ndarray) and value.ndim == 3 and value.shape[1] == batch:
+        return value[:, rows]
+    return value
+
+
+def _allocated(ccf: CompiledClosedForm, shape: tuple[int, ...], times: int, dtype: type) -> dict[str, np.ndarray]:
+    """The outputs of ``closed_form_numpy`` for starts of ``shape`` (1, batch, p), uninitialized."""
+    out = {n: np.empty((times, shape[1], 1 if n in ccf.along else shape[-1]), dtype) for n in ccf.kernel.terms}
+    for name in (*ccf.riccati, *ccf.implicit):
+        out[CLOCK + name] = np.empty((times, shape[1], shape[-1] if name in ccf.per_unit else 1), dtype)
+    return out
+
+
+def _shape(env: Mapping[str, object]) -> tuple[int, ...]:
+    return np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
+
+
+def _in_long_double(
+    ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray, out: Mapping[str, np.ndarray], rows: np.ndarray
+) -> np.ndarray:
+    """The starts ``rows`` (a mask over the batch) evaluated again in long double and written into ``out``
+    (rounded); returns their units (rows, p) that still leave the range or cancel beyond long double's digits."""
+    batch = len(rows)
+    local = {k: _long_double(v[:, rows] if _per_start(v, batch) else v) for k, v in env.items()}
+    extended = _allocated(ccf, _shape(local), len(t), np.longdouble)
+    flagged, cancelling = _evaluated(ccf, local, t, extended, True)
+    for name, values in extended.items():
+        out[name][:, rows] = values
+    return flagged | cancelling
+
+
+def _per_start(value: object, batch: int) -> bool:
+    return isinstance(value, np.ndarray) and value.ndim == 3 and value.shape[1] == batch
+
+
+def _long_double(value: object) -> object:
+    if isinstance(value, np.ndarray) and value.dtype.kind in "iuf":
+        return value.astype(np.longdouble)
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        return np.longdouble(value)
+    return value
+
+
+def _exact_in_long_double(solution: ClosedForm) -> bool:
+    """Whether every number in the closed form's numpy code is exact in long double (dyadic rationals with
+    at most 53-bit numerators, no irrational constant), so that a long double evaluation is one."""
+    import sympy as sp
+
+    if len(solution.riccati) != len(solution.clocks):
+        return False
+    expressions = [
+        *stable_forms(),
+        *solution.state.values(),
+        *solution.along.values(),
+        *solution.sums.values(),
+        *solution.coordinates.values(),
+        *solution.initial_rates.values(),
+        *(getattr(sol, name) for sol in solution.clocks.values() for name in ("c2", "c1", "c0", "y0")),
+    ]
+    return all(_dyadic(sp.sympify(e)) for e in expressions)
+
+
+def _dyadic(expr: sp.Expr) -> bool:
+    import sympy as sp
+
+    for node in sp.preorder_traversal(expr):
+        if node.is_number:
+            exact = isinstance(node, sp.Rational) and abs(node.p) < 2**53 and node.q & (node.q - 1) == 0
+            if not exact:
+                return False
+    return True
+
+
 CANCELLATION = 64
-"""A settled output whose terms cancel by more than this factor beyond its conditioning is evaluated again."""
+"""A settled output whose terms cancel by more than this factor beyond its conditioning is evaluated again (in
+float64; in long double, by more than the factor at which its rounding error reaches float64's, ``EPS / eps``)."""
+EPS = np.finfo(float).eps
 PROBE = 2.0**-14
 """Relative size of the random perturbation of the starts that estimates an output's conditioning."""
 
 
-def _settling_cancellation(ccf, env, clocks, rates, coefficients, t) -> np.ndarray | bool:
+def _settling_cancellation(ccf, env, clocks, rates, coefficients, t, eps=EPS) -> np.ndarray | bool:
     """Units (batch, p) whose outputs at the last time (where units have settled) lose more digits to the
-    cancellation of the float64 sum than their conditioning excuses (a unit settling to a small value from large
-    terms, by a conservation law, not by chance): those starts are evaluated again with more digits.
+    cancellation of the sum (in the precision of ``eps``) than their conditioning excuses (a unit settling to a
+    small value from large terms, by a conservation law, not by chance): those starts are evaluated again with
+    more digits.
 
     The conditioning is estimated by the same evaluation from starts perturbed by ``PROBE`` (random signs); the
-    float64 error of the estimate itself is bounded, and where it cannot be told apart the unit is flagged.
+    rounding error of the estimate itself is bounded, and where it cannot be told apart the unit is flagged.
     Mid-trajectory cancellation, at a sign change, is as ill-conditioned as the problem there."""
     if not clocks or ccf.implicit or len(t) == 0:
         return False
-    last = np.asarray([[[float(np.max(t))]]])
-    local, increments = _at(clocks, rates, env, last)
-    base = ccf.kernel.sums_and_bounds(local, coefficients, increments)
+    last = np.asarray([[[np.max(t)]]], dtype=np.result_type(eps, float))
+    base = _outputs_at(ccf, env, clocks, rates, coefficients, last)
+    allowed = CANCELLATION if eps >= EPS else EPS / eps
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         factors = {name: bound / np.abs(x) for name, (x, bound) in base.items()}
-        if not any(np.any(~(f <= CANCELLATION)) for f in factors.values()):
+        if not any(np.any(~(f <= allowed)) for f in factors.values()):
             return False
         moved = _perturbed_outputs(ccf, env, last)
         flags = []
         for name, (x, bound) in base.items():
             condition = np.abs(moved[name] - x) / (PROBE * np.abs(x))
-            noise = 4 * np.finfo(float).eps * factors[name] / PROBE
+            noise = 4 * eps * factors[name] / PROBE
             unresolved = ~(condition > 8 * noise)
-            excess = ~(factors[name] <= CANCELLATION * np.maximum(1, condition)) | unresolved
-            flags.append(np.any(~(factors[name] <= CANCELLATION) & excess & (bound > 0), axis=0))
+            excess = ~(factors[name] <= allowed * np.maximum(1, condition)) | unresolved
+            flags.append(np.any(~(factors[name] <= allowed) & excess & (bound > 0), axis=0))
     shape = np.broadcast_shapes(*(np.shape(f) for f in flags))
     return np.any([np.broadcast_to(f, shape) for f in flags], axis=0)
+
+
+def _outputs_at(ccf, env, clocks, rates, coefficients, t) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The kernel's outputs and their terms' magnitudes (``Decomposed.sums_and_bounds``) at the times ``t``."""
+    local = dict(env, t=t)
+    increments = {}
+    for name, (c2, c1, c0, y0) in clocks.items():
+        local[name] = riccati_numpy(c2, c1, c0, y0, t)
+        if name in rates:
+            increments[name] = (real_array(y0), riccati_increment(c2, c1, c0, y0, t, rates[name]))
+    near = _near(local, clocks, rates)
+    return ccf.kernel.sums_and_bounds(local, coefficients, increments, near)
 
 
 def _perturbed_outputs(ccf: CompiledClosedForm, env: Mapping[str, object], last: np.ndarray) -> dict[str, np.ndarray]:
@@ -429,31 +652,20 @@ def _perturbed_outputs(ccf: CompiledClosedForm, env: Mapping[str, object], last:
         for k, v in env.items()
     }
     local, clocks, rates = _prepared(ccf, local)
-    at, increments = _at(clocks, rates, local, last)
-    moved = ccf.kernel.sums_and_bounds(at, ccf.kernel.coefficients(local), increments)
+    moved = _outputs_at(ccf, local, clocks, rates, ccf.kernel.coefficients(local), last)
     return {name: x for name, (x, _) in moved.items()}
 
 
 def _prepared(ccf: CompiledClosedForm, env: Mapping[str, object]) -> tuple[dict[str, object], dict, dict]:
     """``env`` with the eigen-coordinates and the sums over the units, the Riccati clocks' coefficients
-    (c2, c1, c0, y0) and their initial rates (for the increment form), in float64."""
+    (c2, c1, c0, y0) and their initial rates (for the increment form), in float64 (long double from long
+    doubles)."""
     env = dict(env)
     env.update({name: apply(f, env, "numpy") for name, f in ccf.coordinates.items()})
     env = unit_sums(ccf.sums, env, "numpy")
     clocks = {name: tuple(_coefficient(f, env, "numpy") for f in fns) for name, fns in ccf.riccati.items()}
-    rates = {name: np.asarray(apply(f, env, "numpy"), dtype=float) for name, f in ccf.initial_rates.items()}
+    rates = {name: real_array(apply(f, env, "numpy")) for name, f in ccf.initial_rates.items()}
     return env, clocks, rates
-
-
-def _at(clocks, rates, env, t) -> tuple[dict[str, object], dict[str, tuple[np.ndarray, np.ndarray]]]:
-    """``env`` at the times ``t`` with the Riccati clocks' values, and their increments for the increment form."""
-    local = dict(env, t=t)
-    increments = {}
-    for name, (c2, c1, c0, y0) in clocks.items():
-        local[name] = riccati_numpy(c2, c1, c0, y0, t)
-        if name in rates:
-            increments[name] = (np.asarray(y0, dtype=float), riccati_increment(c2, c1, c0, y0, t, rates[name]))
-    return local, increments
 
 
 CLOCK = "clock:"

@@ -8,7 +8,17 @@ import numpy as np
 
 from .compiled import CompiledModel, mp_vectorize, to_mpf
 
-__all__ = ["apply", "quantities", "unit_rhs", "unit_sums"]
+__all__ = ["CHUNK", "apply", "quantities", "real_array", "unit_rhs", "unit_sums"]
+
+CHUNK = 1 << 18
+"""Values per array in one block of a blocked evaluation: the temporaries of a block stay in the cache."""
+
+
+def real_array(value: object) -> np.ndarray:
+    """``value`` as a float64 array, or as a long double one if it is one (the closed form's extended-precision
+    pass, ``numerics.closed_form``, runs the float64 code on long doubles)."""
+    array = np.asarray(value)
+    return array if array.dtype == np.longdouble else np.asarray(array, dtype=float)
 
 
 def apply(f: Callable[..., object], env: Mapping[str, object], backend: str) -> object:
@@ -16,7 +26,7 @@ def apply(f: Callable[..., object], env: Mapping[str, object], backend: str) -> 
     needed = {n: env[n] for n in f.names}  # type: ignore[attr-defined]
     if backend == "numpy":
         with np.errstate(over="ignore"):
-            return np.asarray(f(**needed), dtype=float)
+            return real_array(f(**needed))
     return mp_vectorize(f)(**needed)
 
 
@@ -31,7 +41,8 @@ def unit_sums(
         if name in env:
             continue
         values = np.broadcast_to(apply(summand, env, backend), shape)
-        env[name] = np.sum(np.asarray(values, dtype=float if backend == "numpy" else object), axis=-1, keepdims=True)
+        values = real_array(values) if backend == "numpy" else np.asarray(values, dtype=object)
+        env[name] = np.sum(values, axis=-1, keepdims=True)
     return env
 
 
@@ -53,7 +64,8 @@ def quantities(cm: CompiledModel, env: Mapping[str, object], backend: str) -> di
     summed = {(): unit_sums(cm.sum_summands, env, backend)}
     out: dict[str, object] = {name: summed[()][name][..., 0] for name in cm.sum_summands}
     for name, f in cm.unit_quantities.items():
-        out[name] = np.broadcast_to(apply(f, summed[()], backend), shape)
+        value = apply(f, summed[()], backend) if backend == "mpmath" else _blocked(f, summed[()])
+        out[name] = np.broadcast_to(value, shape)
     for name, f in cm.scalar_quantities.items():
         groups = cm.scalar_scaling.get(name, ()) if backend == "numpy" else ()
         if groups not in summed:
@@ -61,10 +73,33 @@ def quantities(cm: CompiledModel, env: Mapping[str, object], backend: str) -> di
             summed[groups] = unit_sums(cm.sum_summands, scaled, backend)
         # a Piecewise is evaluated on every branch, including the undefined ones it discards
         with np.errstate(divide="ignore", invalid="ignore"):
-            value = apply(f, summed[groups], backend)
+            value = apply(f, summed[groups], backend) if backend == "mpmath" else _blocked(f, summed[groups])
         if backend == "mpmath":
             value = to_mpf(value)  # a branch's constant (e.g. 0) is a Python number
         out[name] = np.broadcast_to(value, (*shape[:-1], 1))[..., 0]
+    return out
+
+
+def _blocked(f: Callable[..., object], env: Mapping[str, object]) -> np.ndarray:
+    """``apply(f, env, "numpy")`` in blocks of the leading (time) axis of ``CHUNK`` values, written into one
+    preallocated array: the temporaries of the generated code stay in the cache."""
+    arguments = {n: env[n] for n in f.names}  # type: ignore[attr-defined]
+    shape = _shape(arguments) if any(isinstance(v, np.ndarray) for v in arguments.values()) else ()
+    size = int(np.prod(shape[1:]))
+    if len(shape) < 2 or shape[0] * size <= CHUNK:
+        return apply(f, arguments, "numpy")
+    step = max(1, CHUNK // max(1, size))
+    out = None
+    for start in range(0, shape[0], step):
+        rows = slice(start, start + step)
+        block = {
+            n: (v[rows] if isinstance(v, np.ndarray) and v.ndim == len(shape) and v.shape[0] == shape[0] else v)
+            for n, v in arguments.items()
+        }
+        value = apply(f, block, "numpy")
+        if out is None:
+            out = np.empty(shape, dtype=value.dtype)
+        out[rows] = value
     return out
 
 

@@ -15,11 +15,20 @@ import mpmath
 import numpy as np
 
 from .cache import Generated, artifact
+from .evaluate import real_array
 
 if TYPE_CHECKING:
     import sympy as sp
 
-__all__ = ["increment_form", "riccati_increment", "riccati_mpmath", "riccati_numpy"]
+__all__ = [
+    "increment_form",
+    "riccati_at",
+    "riccati_increment",
+    "riccati_mpmath",
+    "riccati_numpy",
+    "riccati_rates",
+    "stable_forms",
+]
 
 COEFFICIENTS = ("c2", "c1", "c0", "y0", "t", "k", "q0")
 """Names of the abstract coefficients, the time, the rate and the start's rate of the lambdified forms."""
@@ -32,10 +41,14 @@ def _symbols() -> dict[str, sp.Symbol]:
 
 
 def _phi1_numpy(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=float)
-    small = np.abs(x) < 1e-8
+    """``(1 - e^{-x})/x = expm1(-x)/(-x)``, accurate to rounding down to the smallest ``x`` (expm1 keeps the
+    digits), and 1 at 0."""
+    negated = np.negative(real_array(x))
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(small, 1 - x / 2, -np.expm1(-x) / np.where(small, 1.0, x))
+        value = np.expm1(negated)
+        value /= negated
+    zero = negated == 0
+    return np.where(zero, 1.0, value) if np.any(zero) else value
 
 
 def _phi1_mpmath(x: mpmath.mpf) -> mpmath.mpf:
@@ -60,6 +73,15 @@ def increment_form() -> sp.Expr:
     if sp.expand(rate - (C2 * Y0**2 + C1 * Y0 + C0)) != 0:
         raise RuntimeError(f"the stable form's increment is not tau q(y0): {rate}")
     return (tau * Q0 / denominator).xreplace({v: k for k, v in pieces.items()})
+
+
+def stable_forms() -> list[sp.Expr]:
+    """The expressions evaluated in ``riccati_numpy`` and ``riccati_increment``: the stable form, the rate split
+    and the increment form."""
+    from derivations.riccati import rate_split, stable_form
+
+    C2, C1, C0, Y0, T, K, _ = _symbols().values()
+    return [stable_form(C2, C0, Y0, T, K), *rate_split(C1, K), increment_form()]
 
 
 def _compiled(backend: str) -> tuple[Generated, Generated, Generated]:
@@ -100,22 +122,25 @@ def _coefficients(values: dict[str, object]) -> list[np.ndarray]:
         raw = np.asarray(value)
         if raw.dtype.kind not in "iuf":
             raise TypeError(f"{name} must be real numbers (int or float, no complex or bool), got dtype {raw.dtype}")
-        arrays.append(raw.astype(float))
+        arrays.append(real_array(raw))
     return arrays
 
 
-def _before_blow_up(k: object, beta: object, c2: object, y0: object, t: object, log1p: object) -> None:
-    """``ValueError`` unless every ``t`` is >= 0 and before the solution's pole: the stable form's denominator
-    ``e^{-kt} + tau m``, ``m = beta - c2 y0``, falls from 1 and vanishes only for ``m < 0``, at
-    ``t* = log1p(k/(-m))/k`` (``-1/m`` for ``k = 0``; ``y0`` beyond the repelling root). Checked on the
-    coefficients, then one comparison per time."""
-    if np.any(t < 0):
-        raise ValueError("t must be >= 0 (admissible range: [0, inf))")
+def _pole(k: object, beta: object, c2: object, y0: object, log1p: object) -> object:
+    """The solution's blow-up time (inf if none): the stable form's denominator ``e^{-kt} + tau m``,
+    ``m = beta - c2 y0``, falls from 1 and vanishes only for ``m < 0``, at ``t* = log1p(k/(-m))/k`` (``-1/m`` for
+    ``k = 0``; ``y0`` beyond the repelling root)."""
     m = beta - c2 * y0
     if not np.any(m < 0):
-        return
+        return np.inf
     with np.errstate(divide="ignore", invalid="ignore"):
-        pole = np.where(m < 0, np.where(k > 0, log1p(k / -m) / np.where(k > 0, k, 1), -1 / m), np.inf)
+        return np.where(m < 0, np.where(k > 0, log1p(k / -m) / np.where(k > 0, k, 1), -1 / m), np.inf)
+
+
+def _before_blow_up(t: object, pole: object) -> None:
+    """``ValueError`` unless every ``t`` is >= 0 and before the blow-up time ``pole`` (``_pole``)."""
+    if np.any(t < 0):
+        raise ValueError("t must be >= 0 (admissible range: [0, inf))")
     if np.any(t >= pole):
         raise ValueError("t must be before the blow-up of the solution (y0 beyond the repelling root), t < t*")
 
@@ -125,8 +150,9 @@ def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
     NaN arguments). ``TypeError`` for complex or non-numeric arguments, ``ValueError`` for shapes that do not
     broadcast, a negative discriminant, ``t < 0`` or ``t`` at or past a blow-up.
 
-    The rate and its split are computed at the coefficients' own shape and only the time-dependent part at the
-    broadcast shape (a batch of starts times many times costs one pass per operation over the output)."""
+    The rate and its split are computed at the coefficients' own shape (``riccati_rates``) and only the
+    time-dependent part at the broadcast shape (``riccati_at``: a batch of starts times many times costs one pass
+    per operation over the output)."""
     named = {"c2": c2, "c1": c1, "c0": c0, "y0": y0, "t": t}
     *coefficients, t = _coefficients(named)
     try:
@@ -135,15 +161,32 @@ def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
     except ValueError as exc:
         shapes = {name: np.shape(v) for name, v in named.items()}
         raise ValueError(f"c2, c1, c0, y0 and t must broadcast to one shape, got {shapes}") from exc
+    return riccati_at(riccati_rates(c2, c1, c0, y0), t)
+
+
+def riccati_rates(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray) -> tuple[object, ...]:
+    """The time-independent part of ``riccati_numpy`` for real arrays: ``(c2, c0, y0, k, alpha, beta, t*)``, of
+    ``alpha = (k + c1)/2`` and ``beta = (k - c1)/2`` the one without cancellation computed directly and the other
+    from ``alpha * beta = -c2 c0``, and the blow-up time ``t*``. ``ValueError`` for a negative discriminant."""
+    c2, c1, c0, y0 = np.broadcast_arrays(*(real_array(v) for v in (c2, c1, c0, y0)))
     k = np.sqrt(_discriminant(c2, c1, c0))
-    stable, split, _ = _compiled("numpy")
+    _, split, _ = _compiled("numpy")
     with np.errstate(all="ignore"):
         alpha_direct, beta_direct = split(c1, k)
         big = np.where(c1 > 0, alpha_direct, beta_direct)
         small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)
         alpha, beta = np.where(c1 > 0, big, small), np.where(c1 > 0, small, big)
-        _before_blow_up(k, beta, c2, y0, t, np.log1p)
-        return np.asarray(stable(c2, c0, y0, t, k, alpha, beta), dtype=float)
+        return c2, c0, y0, k, alpha, beta, _pole(k, beta, c2, y0, np.log1p)
+
+
+def riccati_at(rates: tuple[object, ...], t: np.ndarray) -> np.ndarray:
+    """``riccati_numpy`` from its time-independent part ``rates`` (``riccati_rates``) at the times ``t``
+    (``ValueError`` for ``t < 0`` or at or past the blow-up)."""
+    c2, c0, y0, k, alpha, beta, pole = rates
+    _before_blow_up(t, pole)
+    stable, _, _ = _compiled("numpy")
+    with np.errstate(all="ignore"):
+        return real_array(stable(c2, c0, y0, t, k, alpha, beta))
 
 
 def riccati_increment(
@@ -152,7 +195,7 @@ def riccati_increment(
     """``y(t) - y0`` in float64 from the rate at the start ``q0 = q(y0)`` (given, so computed without
     cancellation): accurate to rounding relative to itself where ``y`` barely moves (``riccati_numpy`` minus
     ``y0`` would cancel there)."""
-    c2, c1, c0, y0, q0 = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (c2, c1, c0, y0, q0)))
+    c2, c1, c0, y0, q0 = np.broadcast_arrays(*(real_array(v) for v in (c2, c1, c0, y0, q0)))
     k = np.sqrt(_discriminant(c2, c1, c0))
     _, split, increment = _compiled("numpy")
     with np.errstate(all="ignore"):
@@ -160,7 +203,7 @@ def riccati_increment(
         big = np.where(c1 > 0, alpha_direct, beta_direct)
         small = np.where(big > 0, -c2 * c0 / np.where(big > 0, big, 1.0), 0.0)
         beta = np.where(c1 > 0, small, big)
-        return np.asarray(increment(c2, y0, np.asarray(t, dtype=float), k, beta, q0), dtype=float)
+        return real_array(increment(c2, y0, real_array(t), k, beta, q0))
 
 
 def riccati_mpmath(c2: mpmath.mpf, c1: mpmath.mpf, c0: mpmath.mpf, y0: mpmath.mpf, t: mpmath.mpf) -> mpmath.mpf:
@@ -173,7 +216,7 @@ def riccati_mpmath(c2: mpmath.mpf, c1: mpmath.mpf, c0: mpmath.mpf, y0: mpmath.mp
     big = alpha_direct if c1 > 0 else beta_direct
     small = -c2 * c0 / big if big > 0 else mpmath.mpf(0)
     alpha, beta = (big, small) if c1 > 0 else (small, big)
-    _before_blow_up(k, beta, c2, y0, t, mpmath.log1p)
+    _before_blow_up(t, _pole(k, beta, c2, y0, mpmath.log1p))
     return stable(c2, c0, y0, t, k, alpha, beta)
 
 
