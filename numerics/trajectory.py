@@ -155,17 +155,23 @@ def _check_finite(model: ModelSpec, method: str, result: Mapping[str, np.ndarray
     that is not finite, or a quantity that is NaN (a quantity beyond the float64 range is ±inf, e.g. the loss of
     weights near 1e150)."""
     states = set(model.state_names)
-    bad = [
-        name
-        for name, values in result.items()
-        if not np.all(np.isfinite(values) if name in states else ~np.isnan(values))
-    ]
+    bad = [name for name, values in result.items() if not _valid(values, finite=name in states)]
     if bad:
         raise OverflowError(
             f"the float64 {method} of {model.name!r} is not finite in {bad} although init and params are: the "
             "values (or intermediate ones) are beyond the float64 range for these inputs; use dps (mpmath) for "
             "the closed form, or rescale the problem"
         )
+
+
+def _valid(values: np.ndarray, finite: bool) -> bool:
+    """Whether every value is finite (``finite``) or not NaN: at once if their sum (a reduction without
+    temporaries) is finite, as it is only if every value is; else value by value (the sum of finite values may
+    overflow, that of infinities be NaN)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if values.dtype != object and np.isfinite(np.sum(values)):
+            return True
+    return bool(np.all(np.isfinite(values) if finite else ~np.isnan(values)))
 
 
 def _closed_form(
