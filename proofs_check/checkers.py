@@ -130,8 +130,9 @@ def aligned_full_flow(
     model: str, cases: Sequence[tuple[int, float]], times: Sequence[float] = (0.8, 3.0), tolerance: float = 1e-25
 ) -> Callable[[], Outcome]:
     """Closed-form modes of ``model`` against 30-digit integration of the full matrices (d = 3, p = c = 2, by the
-    :func:`reference_integrator`) from aligned starts ``(seed, lambda)``, and GD on the full matrices from the last one: numerically supported if the
-    relative error is below ``tolerance`` and the GD error halves (ratio 1.8-2.2) with each halving of lr."""
+    :func:`reference_integrator`) from aligned starts ``(seed, lambda)``, and GD on the full matrices from the last
+    one: numerically supported if the relative error is below ``tolerance`` and the GD error halves (ratio 1.8-2.2)
+    with each halving of lr."""
 
     def check() -> Outcome:
         from numerics.aligned import aligned_case, full_flow_error, gd_errors

@@ -206,7 +206,7 @@ PAPER.experiment(
     ),
     tolerance=1e-25,
     where=f"Theorem 2, App. F.1 ({VIA})",
-    assume=("λ > 0, λ < 0, λ = 0, a0 = −b0", "30-digit integration of the derived flow (heyoka Taylor where installed, else mpmath.odefun)"),
+    assume=("λ > 0, λ < 0, λ = 0, a0 = −b0", "30-digit ODE: heyoka Taylor, else mpmath.odefun"),
 )
 PAPER.claim(
     "full_matrix_flow",

@@ -479,5 +479,5 @@ PAPER.experiment(
     ),
     tolerance=1e-25,
     where=spec("§2 (Theorem 1)"),
-    assume=("both sides of the fixed point", "30-digit integration of the derived flow (heyoka Taylor where installed, else mpmath.odefun)"),
+    assume=("both sides of the fixed point", "30-digit ODE: heyoka Taylor, else mpmath.odefun"),
 )
