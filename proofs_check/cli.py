@@ -20,6 +20,7 @@ from pathlib import Path
 from proofs_check.claims import Claim, Registry, Status
 from proofs_check.output import Progress, check_destinations, load_timings, save_timings
 from proofs_check.paper import PaperInfo
+from proofs_check.papers import work_group
 from proofs_check.report import format_details, format_table, summary_line, to_json
 from proofs_check.runner import Record, default_jobs, run_claims
 
@@ -209,7 +210,9 @@ def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
             find_pdflatex()  # before the checks, so that a missing TeX is reported at once
         progress = Progress(sys.stderr, len(claims))
         try:
-            records = run_claims(claims, progress, jobs=args.jobs, timeout=args.timeout, expected=load_timings())
+            records = run_claims(
+                claims, progress, jobs=args.jobs, timeout=args.timeout, expected=load_timings(), group=work_group
+            )
         finally:
             progress.close()
         save_timings(records)

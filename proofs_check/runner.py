@@ -1,10 +1,9 @@
 """Run claim checks, timing each and turning failures into ERROR outcomes; optionally in worker processes.
 
 With ``jobs > 1`` or a ``timeout`` every check runs in a forked worker process (a worker keeps its caches across
-claims, so derived objects are computed once per worker). The claims of one section (:func:`section`: the id's first
-two parts, e.g. ``kunin2025.kappa3``) share such computations, so a worker that starts a section runs all of it, and
-sections start longest (expected) first; a worker with no section left takes the last claims of the busiest one. A
-check that overruns ``timeout`` seconds has its worker
+claims, so derived objects are computed once per worker). The claims of one group (by default their :func:`section`,
+the id's first two parts, e.g. ``kunin2025.kappa3``) share such computations, so a worker that starts a group runs all
+of it, and groups start longest (expected) first. A check that overruns ``timeout`` seconds has its worker
 killed and is reported as an ERROR whose detail says "timeout", and a new worker takes its place. Where processes
 cannot be forked (Windows), the checks run in this process, without a timeout.
 """
@@ -116,11 +115,13 @@ def section(claim_id: str) -> str:
     return ".".join(claim_id.split(".")[:2])
 
 
-def _sections(claims: Sequence[Claim], seconds: Callable[[int], float]) -> list[list[int]]:
-    """Claim indices grouped by :func:`section`, longest expected total first; each group longest claim first."""
+def _groups(
+    claims: Sequence[Claim], seconds: Callable[[int], float], group: Callable[[str], str] = section
+) -> list[list[int]]:
+    """Claim indices grouped by ``group(claim id)``, longest expected total first; each group longest claim first."""
     groups: dict[str, list[int]] = {}
     for i, claim in enumerate(claims):
-        groups.setdefault(section(claim.id), []).append(i)
+        groups.setdefault(group(claim.id), []).append(i)
     ordered = [sorted(g, key=lambda i: -seconds(i)) for g in groups.values()]
     return sorted(ordered, key=lambda g: -sum(map(seconds, g)))
 
@@ -131,11 +132,13 @@ def run_claims(
     jobs: int = 1,
     timeout: float | None = None,
     expected: Mapping[str, float] | None = None,
+    group: Callable[[str], str] = section,
 ) -> list[Record]:
     """Check each claim; records come back in the order of ``claims``. ``progress(k, n, record)`` is called as the
     k-th check finishes. ``jobs`` worker processes run the checks when ``jobs > 1`` or ``timeout`` (seconds per
-    claim) is set, longest ``expected`` seconds (by claim id, e.g. from the last run) first; otherwise they run in
-    this process, one after the other."""
+    claim) is set, each worker one whole group (claims with one ``group(claim id)``) at a time, the group of the
+    longest ``expected`` seconds (by claim id, e.g. from the last run; summed over the group) first; otherwise they
+    run in this process, one after the other."""
     if not (isinstance(jobs, int) and jobs >= 1):
         raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
     if timeout is not None and not timeout > 0:
@@ -148,7 +151,7 @@ def run_claims(
                 progress(k, len(claims), records[-1])
         return records
     known = dict(expected or {})
-    groups = _sections(claims, lambda i: known.get(claims[i].id, UNKNOWN_SECONDS))
+    groups = _groups(claims, lambda i: known.get(claims[i].id, UNKNOWN_SECONDS), group)
     return _Pool(claims, min(jobs, max(len(claims), 1)), timeout).run(progress, _Queue(groups))
 
 
@@ -184,8 +187,8 @@ class _Worker:
 
 
 class _Queue:
-    """What each worker slot runs next: the rest of its section, else the next section, else the last claim of the
-    section with the most claims left (running it elsewhere costs its shared work again, but no worker idles)."""
+    """What each worker slot runs next: the rest of its group, else the next group. (Not a claim of another worker's
+    group: that would compute the group's shared work a second time, at once.)"""
 
     def __init__(self, groups: Sequence[Sequence[int]]) -> None:
         self.groups = [list(g) for g in groups][::-1]
@@ -195,10 +198,7 @@ class _Queue:
         own = self.own.setdefault(slot, [])
         if not own and self.groups:
             own.extend(self.groups.pop())
-        if own:
-            return own.pop(0)
-        busiest = max(self.own.values(), key=len)
-        return busiest.pop() if busiest else None
+        return own.pop(0) if own else None
 
 
 class _Pool:
