@@ -238,16 +238,23 @@ def _initializations(p: Parametrization, d: int, seeds: Sequence[int]) -> tuple[
 
 def _changes(gamma: float, u0: np.ndarray, w0: np.ndarray) -> np.ndarray:
     """The three quantities and the whole vector's change per initialization, shape (4, batch), from the closed form
-    at 0 and t_∞."""
+    at t_∞ and the model's quantities at the initial state."""
     big_p, big_q = np.sum((u0 + w0) ** 2, axis=1), np.sum((u0 - w0) ** 2, axis=1)  # η_u = η_w = 1
     t_inf = 100.0 / np.min(gamma**2 * np.sqrt(big_p * big_q))  # a = 1
-    params = {"gamma": gamma, "eta_u": 1.0, "eta_w": 1.0, "a": 1.0, "b": 1.0}
+    params, init = {"gamma": gamma, "eta_u": 1.0, "eta_w": 1.0, "a": 1.0, "b": 1.0}, {"u": u0, "w": w0}
     # the medians of norms over d units do not need each settled unit's last digits (refine=False)
-    r = trajectory("layerwise_lr_linear", [0.0, t_inf], params, {"u": u0, "w": w0}, refine=False)
-    du, dw = np.sum((r["u"][1] - u0) ** 2, axis=1), np.sum((r["w"][1] - w0) ** 2, axis=1)
+    end = trajectory("layerwise_lr_linear", [t_inf], params, init, refine=False)
+    # the quantities at t = 0 need no closed form: gradient descent for 0 steps is the initial state
+    start = trajectory("layerwise_lr_linear", [0.0], params, init, method="gd", lr=1.0)
+    du, dw = np.sum((end["u"][0] - u0) ** 2, axis=1), np.sum((end["w"][0] - w0) ** 2, axis=1)
     uu, ww = np.sum(u0**2, axis=1), np.sum(w0**2, axis=1)
     return np.stack(
-        [np.abs(r["ntk"][1] / r["ntk"][0] - 1), np.sqrt(du / uu), np.sqrt(dw / ww), np.sqrt((du + dw) / (uu + ww))]
+        [
+            np.abs(end["ntk"][0] / start["ntk"][0] - 1),
+            np.sqrt(du / uu),
+            np.sqrt(dw / ww),
+            np.sqrt((du + dw) / (uu + ww)),
+        ]
     )
 
 
