@@ -19,6 +19,9 @@ from .trajectory import trajectory
 
 __all__ = ["Paths", "alignment_paths", "initial_alignment", "parameter_change"]
 
+DRAW_BLOCK = 2**20
+"""Weights drawn at once by :func:`initial_alignment` (the blocks lay out its random numbers: this fixes its draws)."""
+
 
 @dataclass(frozen=True)
 class Paths:
@@ -67,11 +70,14 @@ def initial_alignment(d: int, draws: int, seed: int = 0) -> np.ndarray:
     r""":math:`\zeta(0)` of ``draws`` independent standard Gaussian :math:`u_0, w_0 \in \mathbb R^d` (the model's
     ``alignment`` at :math:`t = 0`)."""
     rng = np.random.default_rng((seed, d))
-    chunk = max(1, BATCH // d)
+    chunk = max(1, DRAW_BLOCK // d)
     values = []
+    batch = max(1, BATCH // d)
     for start in range(0, draws, chunk):
         u0, w0 = rng.standard_normal((2, min(chunk, draws - start), d))
-        values.append(trajectory("layerwise_lr_linear", [0.0], _params(1.0), {"u": u0, "w": w0})["alignment"][0])
+        for i in range(0, len(u0), batch):
+            init = {"u": u0[i : i + batch], "w": w0[i : i + batch]}
+            values.append(trajectory("layerwise_lr_linear", [0.0], _params(1.0), init)["alignment"][0])
     return np.concatenate(values)
 
 
