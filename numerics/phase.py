@@ -222,18 +222,10 @@ def _integers(name: str, values: Sequence[int], minimum: int) -> tuple[int, ...]
     return tuple(int(v) for v in out)
 
 
-def _standard_normals(d: int, seeds: Sequence[int]) -> np.ndarray:
-    """z of shape (len(seeds), 2, d): row i from ``numpy.random.default_rng((seeds[i], d))``."""
-    return np.stack([np.random.default_rng((seed, d)).standard_normal((2, d)) for seed in seeds])
-
-
-def _scaled(p: Parametrization, d: int, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return z[:, 0] * math.sqrt(p.var_u(d)), z[:, 1] * math.sqrt(p.var_w(d))
-
-
 def _initializations(p: Parametrization, d: int, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
     """u₀, w₀ of shape (len(seeds), d): initialization i from ``numpy.random.default_rng((seeds[i], d))``."""
-    return _scaled(p, d, _standard_normals(d, seeds))
+    z = np.stack([np.random.default_rng((seed, d)).standard_normal((2, d)) for seed in seeds])
+    return z[:, 0] * math.sqrt(p.var_u(d)), z[:, 1] * math.sqrt(p.var_w(d))
 
 
 def _changes(gamma: float, u0: np.ndarray, w0: np.ndarray) -> np.ndarray:
@@ -259,17 +251,16 @@ def _changes(gamma: float, u0: np.ndarray, w0: np.ndarray) -> np.ndarray:
 
 
 _MEASURED: dict[tuple[Parametrization, int], dict[int, np.ndarray]] = {}
-"""Per parametrization and width, each measured seed's column of :func:`draw_changes`. The draws z of a seed are
-the same for every parametrization (only their scale differs), so the standard ones are measured together, on one
-drawing: the §4.3 rows and the δ table then share draws and evaluations."""
+"""Per parametrization and width, each measured seed's column of :func:`draw_changes` (the §4.3 rows and the δ table
+of ``numerics.alignment`` share them)."""
 
 
-def _measure(parametrizations: Sequence[Parametrization], d: int, seeds: Sequence[int], chunk: int) -> None:
+def _measure(p: Parametrization, d: int, seeds: Sequence[int], chunk: int) -> None:
     for i in range(0, len(seeds), chunk):
         block = seeds[i : i + chunk]
-        z = _standard_normals(d, block)
-        for p in parametrizations:
-            _MEASURED.setdefault((p, d), {}).update(zip(block, _changes(p.gamma(d), *_scaled(p, d, z)).T, strict=True))
+        _MEASURED.setdefault((p, d), {}).update(
+            zip(block, _changes(p.gamma(d), *_initializations(p, d, block)).T, strict=True)
+        )
 
 
 def _parametrization(parametrization: str | Parametrization) -> Parametrization:
@@ -290,15 +281,13 @@ def draw_changes(
     """Per initialization ``seeds[i]`` at width ``d`` (see :func:`width_sweep`), the rows :data:`QUANTITIES` and
     then the whole parameter vector's change, shape (4, len(seeds)); batches of at most ``max_elements`` weights
     (and :data:`BATCH`) share one t_∞ (every start has then converged to e^-100, so the batching changes no digit).
-    Measured seeds are kept per parametrization and width; a standard parametrization's new seeds are measured for
-    all of :data:`PARAMETRIZATIONS` at once (one drawing)."""
+    Measured seeds are kept per parametrization and width."""
     p = _parametrization(parametrization)
     seeds = tuple(seeds)
     known = _MEASURED.get((p, d), {})
     missing = [s for s in dict.fromkeys(seeds) if s not in known]
     if missing:
-        together = list(PARAMETRIZATIONS.values()) if p in PARAMETRIZATIONS.values() else [p]
-        _measure(together, d, missing, max(1, min(max_elements, BATCH) // d))
+        _measure(p, d, missing, max(1, min(max_elements, BATCH) // d))
     measured = _MEASURED[(p, d)]
     return np.stack([measured[s] for s in seeds], axis=1)
 

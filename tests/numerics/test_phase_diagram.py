@@ -152,7 +152,6 @@ def test_width_sweep_is_deterministic_and_independent_of_batching():
     a = width_sweep("kaiming_fan_in", [50, 200], range(40))
     phases._MEASURED.clear()  # measure again, in other batches
     b = width_sweep(PARAMETRIZATIONS["kaiming_fan_in"], [50, 200], range(40), max_elements=300)
-    assert phases._MEASURED[(PARAMETRIZATIONS["ntk"], 50)]  # measured with it, on the same draws
     assert a.widths == (50, 200) and a.seeds == 40 and a.parametrization == "Kaiming fan-in"
     for q in QUANTITIES:
         np.testing.assert_allclose(a.medians[q], b.medians[q], rtol=1e-12)
