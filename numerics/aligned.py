@@ -73,12 +73,17 @@ def aligned_case(d: int = 3, c: int = 2, lam: float | None = None, seed: int = 0
     return AlignedCase(U, V, R, rho, lam_mp, a, b, dps)
 
 
-def full_flow_error(case: AlignedCase, times: list[float], dps: int = 30, model: str = "lambda_balanced") -> mpmath.mpf:
+def full_flow_error(
+    case: AlignedCase, times: list[float], dps: int = 30, model: str = "lambda_balanced", method: str = "mpmath"
+) -> mpmath.mpf:
     """Largest relative error, over ``times`` and both layers, between the full matrix flow (``linear_network``
-    integrated by ``mpmath.odefun`` at ``dps`` digits) and the aligned closed-form modes of ``model``."""
+    integrated at ``dps`` digits by ``method``: ``"mpmath"`` for ``mpmath.odefun``, ``"taylor"`` for heyoka's
+    Taylor integrator) and the aligned closed-form modes of ``model``."""
+    if method not in ("mpmath", "taylor"):
+        raise ValueError(f"method must be 'mpmath' or 'taylor' (a {dps}-digit integrator), got {method!r}")
     d, c = case.U.shape
     full = trajectory(
-        linear_network(d, c), times, case.params(), weights_to_init(*case.weights()), method="mpmath", dps=dps
+        linear_network(d, c), times, case.params(), weights_to_init(*case.weights()), method=method, dps=dps
     )
     modes = trajectory(model, times, {"S": case.rho}, {"a": case.a, "b": case.b}, dps=dps)
     worst = mpmath.mpf(0)

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .phase import PARAMETRIZATIONS, _initializations
+from .phase import BATCH, PARAMETRIZATIONS, _initializations, draw_changes
 from .trajectory import trajectory
 
 __all__ = ["Paths", "alignment_paths", "initial_alignment", "parameter_change"]
 
-CHUNK = 2**20
-"""Weights held at once by a batch of the closed form."""
+DRAW_BLOCK = 2**20
+"""Weights drawn at once by :func:`initial_alignment` (the blocks lay out its random numbers: this fixes its draws)."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def alignment_paths(parametrization: str, d: int, seeds: Sequence[int], points: 
     from :math:`10^{-6}t_\infty` to :math:`t_\infty`."""
     u0, w0, gamma, horizon = _start(parametrization, d, seeds)
     t = np.concatenate([[0.0], horizon * np.logspace(-6, 0, points - 1)])
-    chunk = max(1, CHUNK // (d * points))
+    chunk = max(1, BATCH // (d * points))
     parts = [
         trajectory(
             "layerwise_lr_linear", t, _params(gamma), {"u": u0[i : i + chunk], "w": w0[i : i + chunk]}, refine=False
@@ -70,29 +70,19 @@ def initial_alignment(d: int, draws: int, seed: int = 0) -> np.ndarray:
     r""":math:`\zeta(0)` of ``draws`` independent standard Gaussian :math:`u_0, w_0 \in \mathbb R^d` (the model's
     ``alignment`` at :math:`t = 0`)."""
     rng = np.random.default_rng((seed, d))
-    chunk = max(1, CHUNK // d)
+    chunk = max(1, DRAW_BLOCK // d)
     values = []
+    batch = max(1, BATCH // d)
     for start in range(0, draws, chunk):
         u0, w0 = rng.standard_normal((2, min(chunk, draws - start), d))
-        values.append(trajectory("layerwise_lr_linear", [0.0], _params(1.0), {"u": u0, "w": w0})["alignment"][0])
+        for i in range(0, len(u0), batch):
+            init = {"u": u0[i : i + batch], "w": w0[i : i + batch]}
+            values.append(trajectory("layerwise_lr_linear", [0.0], _params(1.0), init)["alignment"][0])
     return np.concatenate(values)
 
 
 def parameter_change(parametrization: str, d: int, seeds: Sequence[int]) -> np.ndarray:
     r""":math:`\|(u_\infty, w_\infty) - (u_0, w_0)\|/\|(u_0, w_0)\|` per draw (the whole parameter vector), from the
-    closed form at :math:`t_\infty`."""
-    u0, w0, gamma, horizon = _start(parametrization, d, seeds)
-    chunk = max(1, CHUNK // d)
-    ends = [
-        trajectory(
-            "layerwise_lr_linear",
-            [horizon],
-            _params(gamma),
-            {"u": u0[i : i + chunk], "w": w0[i : i + chunk]},
-            refine=False,
-        )
-        for i in range(0, len(seeds), chunk)
-    ]
-    u, w = (np.concatenate([end[name][0] for end in ends]) for name in ("u", "w"))
-    change = np.sqrt(((u - u0) ** 2).sum(axis=1) + ((w - w0) ** 2).sum(axis=1))
-    return change / np.sqrt((u0**2).sum(axis=1) + (w0**2).sum(axis=1))
+    closed form at :math:`t_\infty` (``numerics.phase.draw_changes``, which evaluates it with the width sweep's
+    quantities)."""
+    return draw_changes(parametrization, d, seeds)[3]

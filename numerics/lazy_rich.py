@@ -43,7 +43,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import ortho_group
 
 from .alternating._validate import count, nonnegative, positive, real_array
 from .linear_network import (
@@ -164,6 +163,8 @@ def lazy_rich_map(
     Sxy = X @ Y.T / n
     U, sigma, Vt = np.linalg.svd(Sxy, full_matrices=False)
     _check_stability(lambdas, rho_scale, sigma[0] / scales, lr)
+    from scipy.stats import ortho_group  # scipy.stats takes ~1 s to import; only the GD starts need it
+
     frames = [ortho_group.rvs(dim, random_state=seed + k) for k, dim in enumerate((d, c, c))]
     lam = lambdas[:, None]
     rho = np.broadcast_to(rho_scale[None, :, None], (len(lambdas), len(scales), c))

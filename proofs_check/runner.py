@@ -1,7 +1,9 @@
 """Run claim checks, timing each and turning failures into ERROR outcomes; optionally in worker processes.
 
 With ``jobs > 1`` or a ``timeout`` every check runs in a forked worker process (a worker keeps its caches across
-claims, so derived objects are computed once per worker); a check that overruns ``timeout`` seconds has its worker
+claims, so derived objects are computed once per worker). The claims of one group (by default their :func:`section`,
+the id's first two parts, e.g. ``kunin2025.kappa3``) share such computations, so a worker that starts a group runs all
+of it, and groups start longest (expected) first. A check that overruns ``timeout`` seconds has its worker
 killed and is reported as an ERROR whose detail says "timeout", and a new worker takes its place. Where processes
 cannot be forked (Windows), the checks run in this process, without a timeout.
 """
@@ -18,7 +20,7 @@ from multiprocessing.connection import Connection, wait
 from derivations.prose import text_latex
 from proofs_check.claims import Citation, Claim, Outcome
 
-__all__ = ["ClaimText", "Record", "run_check", "run_claims"]
+__all__ = ["ClaimText", "Record", "run_check", "run_claims", "section"]
 
 
 @dataclass(frozen=True)
@@ -107,17 +109,36 @@ UNKNOWN_SECONDS = 1.0
 """Expected duration of a claim never timed before (for the order of dispatch)."""
 
 
+def section(claim_id: str) -> str:
+    """The section of a claim id, its first two dot-separated parts: ``"kunin2025.kappa3.jump_times"`` →
+    ``"kunin2025.kappa3"``."""
+    return ".".join(claim_id.split(".")[:2])
+
+
+def _groups(
+    claims: Sequence[Claim], seconds: Callable[[int], float], group: Callable[[str], str] = section
+) -> list[list[int]]:
+    """Claim indices grouped by ``group(claim id)``, longest expected total first; each group longest claim first."""
+    groups: dict[str, list[int]] = {}
+    for i, claim in enumerate(claims):
+        groups.setdefault(group(claim.id), []).append(i)
+    ordered = [sorted(g, key=lambda i: -seconds(i)) for g in groups.values()]
+    return sorted(ordered, key=lambda g: -sum(map(seconds, g)))
+
+
 def run_claims(
     claims: Sequence[Claim],
     progress: Progress | None = None,
     jobs: int = 1,
     timeout: float | None = None,
     expected: Mapping[str, float] | None = None,
+    group: Callable[[str], str] = section,
 ) -> list[Record]:
     """Check each claim; records come back in the order of ``claims``. ``progress(k, n, record)`` is called as the
     k-th check finishes. ``jobs`` worker processes run the checks when ``jobs > 1`` or ``timeout`` (seconds per
-    claim) is set, longest ``expected`` seconds (by claim id, e.g. from the last run) first; otherwise they run in
-    this process, one after the other."""
+    claim) is set, each worker one whole group (claims with one ``group(claim id)``) at a time, the group of the
+    longest ``expected`` seconds (by claim id, e.g. from the last run; summed over the group) first; otherwise they
+    run in this process, one after the other."""
     if not (isinstance(jobs, int) and jobs >= 1):
         raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
     if timeout is not None and not timeout > 0:
@@ -130,8 +151,8 @@ def run_claims(
                 progress(k, len(claims), records[-1])
         return records
     known = dict(expected or {})
-    order = sorted(range(len(claims)), key=lambda i: -known.get(claims[i].id, UNKNOWN_SECONDS))
-    return _Pool(claims, min(jobs, max(len(claims), 1)), timeout).run(progress, order)
+    groups = _groups(claims, lambda i: known.get(claims[i].id, UNKNOWN_SECONDS), group)
+    return _Pool(claims, min(jobs, max(len(claims), 1)), timeout).run(progress, _Queue(groups))
 
 
 def _serve(claims: Sequence[Claim], connection: Connection) -> None:
@@ -165,6 +186,21 @@ class _Worker:
         self.connection.close()
 
 
+class _Queue:
+    """What each worker slot runs next: the rest of its group, else the next group. (Not a claim of another worker's
+    group: that would compute the group's shared work a second time, at once.)"""
+
+    def __init__(self, groups: Sequence[Sequence[int]]) -> None:
+        self.groups = [list(g) for g in groups][::-1]
+        self.own: dict[int, list[int]] = {}
+
+    def next(self, slot: int) -> int | None:
+        own = self.own.setdefault(slot, [])
+        if not own and self.groups:
+            own.extend(self.groups.pop())
+        return own.pop(0) if own else None
+
+
 class _Pool:
     """Forked workers fed one claim at a time; overrunning or crashed workers are replaced."""
 
@@ -172,14 +208,12 @@ class _Pool:
         self.claims, self.jobs, self.timeout = claims, jobs, timeout
         self.context = multiprocessing.get_context("fork")
 
-    def run(self, progress: Progress | None, order: Sequence[int]) -> list[Record]:
-        pending = list(order)[::-1]
+    def run(self, progress: Progress | None, pending: _Queue) -> list[Record]:
         records: dict[int, Record] = {}
         workers = [_Worker(self.context, self.claims) for _ in range(self.jobs)]
         try:
-            for worker in workers:
-                if pending:
-                    worker.submit(pending.pop())
+            for slot, worker in enumerate(workers):
+                self._submit(worker, pending.next(slot))
             while len(records) < len(self.claims):
                 busy = {w.connection: w for w in workers if w.index is not None}
                 ready = wait(list(busy), timeout=self._wait_time(busy.values()))
@@ -192,22 +226,28 @@ class _Pool:
                         workers[workers.index(worker)] = worker = self._replace(worker)
                     records[index] = record
                     worker.index = None
-                    self._next(worker, pending, len(records), record, progress)
+                    self._next(workers.index(worker), worker, pending, len(records), record, progress)
                 for worker in [w for w in workers if w.index is not None and self._overdue(w)]:
-                    index = worker.index
+                    index, slot = worker.index, workers.index(worker)
                     records[index] = self._failed(worker, f"timeout: the check ran longer than {self.timeout:g} s")
-                    workers[workers.index(worker)] = replacement = self._replace(worker)
-                    self._next(replacement, pending, len(records), records[index], progress)
+                    workers[slot] = replacement = self._replace(worker)
+                    self._next(slot, replacement, pending, len(records), records[index], progress)
         finally:
             for worker in workers:
                 worker.stop(kill=worker.index is not None)
         return [records[i] for i in range(len(self.claims))]
 
-    def _next(self, worker: _Worker, pending: list[int], done: int, record: Record, progress: Progress | None) -> None:
+    def _next(
+        self, slot: int, worker: _Worker, pending: _Queue, done: int, record: Record, progress: Progress | None
+    ) -> None:
         if progress is not None:
             progress(done, len(self.claims), record)
-        if pending:
-            worker.submit(pending.pop())
+        self._submit(worker, pending.next(slot))
+
+    @staticmethod
+    def _submit(worker: _Worker, index: int | None) -> None:
+        if index is not None:
+            worker.submit(index)
 
     def _wait_time(self, busy: Sequence[_Worker] | object) -> float | None:
         if self.timeout is None:

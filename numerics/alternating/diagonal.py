@@ -150,8 +150,8 @@ def dln_gradient_descent(
     betas[0] = u * v
     for k in range(1, records + 1):
         for _ in range(record_every):
-            grad = gram @ (u * v) - xy
-            u, v = u - lr * grad * v, v - lr * grad * u
+            step = lr * (gram @ (u * v) - xy)
+            u, v = u - step * v, v - step * u
         betas[k] = u * v
     times = np.arange(records + 1) * lr * record_every / scale
 

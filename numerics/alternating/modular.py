@@ -34,7 +34,8 @@ def _template(x: object) -> np.ndarray:
 
 def _shifts(x: np.ndarray) -> np.ndarray:
     """Row a is rho_a x, i.e. (rho_a x)_j = x_{(j - a) mod p}."""
-    return np.stack([np.roll(x, a) for a in range(len(x))])
+    p = len(x)
+    return x[(np.arange(p)[None, :] - np.arange(p)[:, None]) % p]
 
 
 def modular_utility(u: np.ndarray, v: np.ndarray, w: np.ndarray, x: object) -> float:

@@ -5,7 +5,6 @@ ones below are ours (whitened: singular values 3, 1, 0.4, 0.064; non-commuting: 
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import ortho_group
 
 __all__ = ["dln_problem_a", "dln_problem_b", "fcn_problem", "modular_template"]
 
@@ -29,6 +28,8 @@ def dln_problem_b() -> tuple[np.ndarray, np.ndarray]:
 def fcn_problem(whitened: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(Sxx, Syx, Syy) with d = c = 4: Syx = U diag(3, 1, 0.4, 0.064) V^T, Syy = Syx Sxx^{-1} Sxy + 0.01 I, and
     Sxx = I (whitened, commuting) or Q diag(3, 1, 0.3, 0.1) Q^T (non-commuting)."""
+    from scipy.stats import ortho_group  # scipy.stats takes ~1 s to import; only this problem needs it
+
     U, V, Q = (ortho_group.rvs(4, random_state=seed) for seed in (1, 2, 3))
     Syx = U @ np.diag([3.0, 1.0, 0.4, 0.064]) @ V.T
     Sxx = np.eye(4) if whitened else Q @ np.diag([3.0, 1.0, 0.3, 0.1]) @ Q.T

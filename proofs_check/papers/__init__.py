@@ -18,8 +18,9 @@ from types import ModuleType
 
 from proofs_check.claims import Registry
 from proofs_check.paper import Paper
+from proofs_check.runner import section
 
-__all__ = ["BUILTIN_PAPERS", "ENTRY_POINT_GROUP", "load_file", "load_papers", "papers_in"]
+__all__ = ["BUILTIN_PAPERS", "ENTRY_POINT_GROUP", "SHARED_WORK", "load_file", "load_papers", "papers_in", "work_group"]
 
 BUILTIN_PAPERS: dict[str, tuple[str, ...]] = {
     "nam2025": (
@@ -43,6 +44,15 @@ BUILTIN_PAPERS: dict[str, tuple[str, ...]] = {
 }
 """Paper key → the modules that declare its claims (the first defines ``PAPER``)."""
 ENTRY_POINT_GROUP = "layerwise_linear_flows.papers"
+SHARED_WORK = {"xu_ziyin2025.alignment.delta_table": "xu_ziyin2025.phase"}
+"""Claims whose checks reuse the cached computations of another section, mapped to that section: the δ table's
+width sweeps are draws the §4.3 rows measure (``numerics.phase.draw_changes``)."""
+
+
+def work_group(claim_id: str) -> str:
+    """The group whose worker runs a claim (``proofs_check.runner.run_claims``): the section whose cached work it
+    reuses (:data:`SHARED_WORK`), else its own section."""
+    return SHARED_WORK.get(claim_id, section(claim_id))
 
 
 def papers_in(obj: object) -> list[Paper]:

@@ -22,6 +22,7 @@ from proofs_check.checkers import (
     derivation_steps,
     free_algebra_zero,
     identities,
+    reference_integrator,
 )
 from proofs_check.claims import Outcome
 from proofs_check.paper import Paper
@@ -206,7 +207,7 @@ PAPER.experiment(
     ),
     tolerance=1e-25,
     where=f"Theorem 2, App. F.1 ({VIA})",
-    assume=("λ > 0, λ < 0, λ = 0, a0 = −b0", "mpmath.odefun, 30 digits"),
+    assume=("λ > 0, λ < 0, λ = 0, a0 = −b0", "30-digit ODE: heyoka Taylor, else mpmath.odefun"),
 )
 PAPER.claim(
     "full_matrix_flow",
@@ -284,8 +285,6 @@ def _thirty_digit_verdict(pairs: list, method: str, detail: str) -> Outcome:
 
 
 def _unaligned_full_flow() -> Outcome:
-    import importlib.util
-
     import mpmath
     import numpy as np
 
@@ -295,7 +294,7 @@ def _unaligned_full_flow() -> Outcome:
     from numerics.unaligned import qqt, unaligned_start
 
     times, dps, pairs = [0.0, 0.7, 3.0], 30, []
-    method = "taylor" if importlib.util.find_spec("heyoka") is not None else "mpmath"
+    method, _ = reference_integrator()
     for d, p, c, lam, seed in UNALIGNED_CASES:
         W1, W2, Sxy = unaligned_start(d, p, c, lam, seed=seed)
         with mpmath.workdps(dps + 10):

@@ -399,5 +399,5 @@ PAPER.experiment(
     tolerance=1e-25,
     where="App. H, Theorem 3",
     eq="72–74",
-    assume=("S above and below 𝒮0", "mpmath.odefun, 30 digits"),
+    assume=("S above and below 𝒮0", "30-digit ODE: heyoka Taylor, else mpmath.odefun"),
 )

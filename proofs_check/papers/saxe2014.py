@@ -90,7 +90,7 @@ PAPER.experiment(
     ),
     tolerance=1e-25,
     where="App. A",
-    assume=("balanced and unbalanced modes, ρ above and below a b", "mpmath.odefun, 30 digits"),
+    assume=("balanced and unbalanced modes, ρ above and below a b", "30-digit ODE: heyoka Taylor, else mpmath.odefun"),
 )
 PAPER.claim(
     "full_matrix_flow",

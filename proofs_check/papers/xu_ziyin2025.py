@@ -479,5 +479,5 @@ PAPER.experiment(
     ),
     tolerance=1e-25,
     where=spec("§2 (Theorem 1)"),
-    assume=("both sides of the fixed point", "mpmath.odefun, 30 digits"),
+    assume=("both sides of the fixed point", "30-digit ODE: heyoka Taylor, else mpmath.odefun"),
 )

@@ -5,6 +5,7 @@ Expected values (phases, e_B, table exponents, Θ(1) limits) are typed from spec
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from fractions import Fraction
@@ -13,6 +14,8 @@ import numpy as np
 import pytest
 
 from numerics.phase import PARAMETRIZATIONS, PHASES, QUANTITIES, fit_exponent, phase, width_sweep
+
+phases = importlib.import_module("numerics.phase")  # the module (numerics.phase is also a function)
 
 F = Fraction
 DK, DU, DW = "dK/K", "|du|/|u0|", "|dw|/|w0|"
@@ -147,6 +150,7 @@ def test_width_sweep_validation():
 
 def test_width_sweep_is_deterministic_and_independent_of_batching():
     a = width_sweep("kaiming_fan_in", [50, 200], range(40))
+    phases._MEASURED.clear()  # measure again, in other batches
     b = width_sweep(PARAMETRIZATIONS["kaiming_fan_in"], [50, 200], range(40), max_elements=300)
     assert a.widths == (50, 200) and a.seeds == 40 and a.parametrization == "Kaiming fan-in"
     for q in QUANTITIES:
