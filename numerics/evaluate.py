@@ -108,8 +108,10 @@ def _rescaled(env: Mapping[str, object], groups: tuple[tuple[str, ...], ...]) ->
     over the units (exact: no rounding; a zero group stays zero)."""
     env = dict(env)
     for group in groups:
-        largest = np.max(np.abs(np.concatenate([env[v] for v in group], axis=-1)), axis=-1, keepdims=True)
-        exponent = np.frexp(largest)[1]
+        # the largest |entry| from each state's extremes: two reductions, no temporary of the states' size
+        extremes = [np.max(env[v], axis=-1, keepdims=True) for v in group]
+        extremes += [-np.min(env[v], axis=-1, keepdims=True) for v in group]
+        exponent = np.frexp(np.maximum.reduce(np.broadcast_arrays(*extremes)))[1]
         for v in group:
             env[v] = np.ldexp(env[v], -exponent)
     return env
