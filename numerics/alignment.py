@@ -56,7 +56,12 @@ def alignment_paths(parametrization: str, d: int, seeds: Sequence[int], points: 
     chunk = max(1, BATCH // (d * points))
     parts = [
         trajectory(
-            "layerwise_lr_linear", t, _params(gamma), {"u": u0[i : i + chunk], "w": w0[i : i + chunk]}, refine=False
+            "layerwise_lr_linear",
+            t,
+            _params(gamma),
+            {"u": u0[i : i + chunk], "w": w0[i : i + chunk]},
+            refine=False,
+            quantities=("alignment", "alignment_weighted", "ntk"),
         )
         for i in range(0, len(seeds), chunk)
     ]
@@ -77,7 +82,8 @@ def initial_alignment(d: int, draws: int, seed: int = 0) -> np.ndarray:
         u0, w0 = rng.standard_normal((2, min(chunk, draws - start), d))
         for i in range(0, len(u0), batch):
             init = {"u": u0[i : i + batch], "w": w0[i : i + batch]}
-            values.append(trajectory("layerwise_lr_linear", [0.0], _params(1.0), init)["alignment"][0])
+            run = trajectory("layerwise_lr_linear", [0.0], _params(1.0), init, quantities=("alignment",))
+            values.append(run["alignment"][0])
     return np.concatenate(values)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 import numpy as np
 
@@ -52,8 +52,11 @@ def unit_rhs(cm: CompiledModel, env: Mapping[str, object], backend: str = "numpy
     return {name: apply(f, env, backend) for name, f in cm.field.items()}
 
 
-def quantities(cm: CompiledModel, env: Mapping[str, object], backend: str) -> dict[str, object]:
-    """The model's named quantities along a trajectory: unit ones keep the unit axis, sums drop it.
+def quantities(
+    cm: CompiledModel, env: Mapping[str, object], backend: str, names: Collection[str] | None = None
+) -> dict[str, object]:
+    """The model's named quantities along a trajectory (those in ``names``, all if None): unit ones keep the unit
+    axis, sums drop it.
 
     In float64, a scalar quantity invariant under scaling groups of states (``CompiledModel.scalar_scaling``)
     is evaluated on the states scaled by powers of two to a largest entry in [1/2, 1) per group, and on the sums
@@ -63,10 +66,12 @@ def quantities(cm: CompiledModel, env: Mapping[str, object], backend: str) -> di
     shape = _shape(env)
     summed = {(): unit_sums(cm.sum_summands, env, backend)}
     out: dict[str, object] = {name: summed[()][name][..., 0] for name in cm.sum_summands}
-    for name, f in cm.unit_quantities.items():
+    if names is not None:
+        out = {name: value for name, value in out.items() if name in names}
+    for name, f in _chosen(cm.unit_quantities, names).items():
         value = apply(f, summed[()], backend) if backend == "mpmath" else _blocked(f, summed[()])
         out[name] = np.broadcast_to(value, shape)
-    for name, f in cm.scalar_quantities.items():
+    for name, f in _chosen(cm.scalar_quantities, names).items():
         groups = cm.scalar_scaling.get(name, ()) if backend == "numpy" else ()
         if groups not in summed:
             scaled = {k: v for k, v in _rescaled(env, groups).items() if k not in cm.sum_summands}
@@ -78,6 +83,10 @@ def quantities(cm: CompiledModel, env: Mapping[str, object], backend: str) -> di
             value = to_mpf(value)  # a branch's constant (e.g. 0) is a Python number
         out[name] = np.broadcast_to(value, (*shape[:-1], 1))[..., 0]
     return out
+
+
+def _chosen(functions: Mapping[str, Callable[..., object]], names: Collection[str] | None) -> dict[str, object]:
+    return dict(functions) if names is None else {n: f for n, f in functions.items() if n in names}
 
 
 def _blocked(f: Callable[..., object], env: Mapping[str, object]) -> np.ndarray:

@@ -235,9 +235,9 @@ def _changes(gamma: float, u0: np.ndarray, w0: np.ndarray) -> np.ndarray:
     t_inf = 100.0 / np.min(gamma**2 * np.sqrt(big_p * big_q))  # a = 1
     params, init = {"gamma": gamma, "eta_u": 1.0, "eta_w": 1.0, "a": 1.0, "b": 1.0}, {"u": u0, "w": w0}
     # the medians of norms over d units do not need each settled unit's last digits (refine=False)
-    end = trajectory("layerwise_lr_linear", [t_inf], params, init, refine=False)
+    end = trajectory("layerwise_lr_linear", [t_inf], params, init, refine=False, quantities=("ntk",))
     # the quantities at t = 0 need no closed form: gradient descent for 0 steps is the initial state
-    start = trajectory("layerwise_lr_linear", [0.0], params, init, method="gd", lr=1.0)
+    start = trajectory("layerwise_lr_linear", [0.0], params, init, method="gd", lr=1.0, quantities=("ntk",))
     du, dw = np.sum((end["u"][0] - u0) ** 2, axis=1), np.sum((end["w"][0] - w0) ** 2, axis=1)
     uu, ww = np.sum(u0**2, axis=1), np.sum(w0**2, axis=1)
     return np.stack(

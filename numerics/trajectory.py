@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import mpmath
@@ -43,6 +43,7 @@ def trajectory(
     max_steps: int | None = None,
     max_dps: int = MAX_DPS,
     refine: bool = True,
+    quantities: Sequence[str] | None = None,
 ) -> Trajectory:
     """States and derived quantities of ``model`` at times ``t``: a :class:`numerics.result.Trajectory` (a dict of
     arrays, with ``.t``, ``.clocks``, ``.method``, ``.stats`` and matrix states such as ``.W1``).
@@ -82,6 +83,10 @@ def trajectory(
     all its digits otherwise). ``refine=False`` keeps their float64 values (error up to eps times the cancellation
     factor): for sweeps that reduce over many wide starts, where nearly every start has such a unit and the
     refinement would dominate the cost. Starts beyond the float64-safe range are evaluated in mpmath either way.
+
+    ``quantities``: the names of the derived quantities to compute (default: all of the model's), e.g.
+    ``("ntk",)`` in a sweep that reads only the NTK; the states are always returned (and, for the closed form, the
+    sums it evaluates along its clocks).
     """
     started = time.perf_counter()
     model = spec_of(model)
@@ -90,6 +95,7 @@ def trajectory(
         raise TypeError(f"refine must be True or False, got {refine!r}")
     if not refine and (method != "closed_form" or dps is not None):
         raise ValueError("refine=False is only used by the float64 closed form (method='closed_form', no dps)")
+    chosen = _quantity_names(model, quantities)
     if method == "closed_form":
         compiled_closed_form(model)  # ValueError quoting Unsolved.reason before any other work
     exact = method == "mpmath" or (method in DPS_METHODS and dps is not None)
@@ -116,7 +122,7 @@ def trajectory(
             check_flow_budget(method, compiled(model, "numpy"), inputs.state, params_env, t_max, max_steps)
             states = integrate_scipy(compiled(model, "numpy"), inputs.state, params_env, inputs.t)
         clocks = {k[len(CLOCK) :]: states.pop(k) for k in list(states) if k.startswith(CLOCK)}
-        result = _with_quantities(model, states, params_env, backend, dps or 30)
+        result = _with_quantities(model, states, params_env, backend, dps or 30, chosen)
     if backend == "numpy":
         _check_finite(model, method, result)
     if not inputs.batched:
@@ -297,14 +303,33 @@ def _settled(model: ModelSpec, init: dict, params: dict, t: np.ndarray, units: n
     )
 
 
+def _quantity_names(model: ModelSpec, names: object) -> frozenset[str] | None:
+    """The checked ``quantities`` argument of ``trajectory``: None (all) or a set of the model's quantity names."""
+    if names is None:
+        return None
+    known = list(model.quantity_kinds)
+    if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+        raise TypeError(f"quantities must be None or a sequence of names among {known}, got {names!r}")
+    chosen = list(names)
+    unknown = [n for n in chosen if n not in known]
+    if unknown:
+        raise ValueError(f"quantities: {unknown} are not quantities of {model.name!r}; admissible names: {known}")
+    return frozenset(chosen)
+
+
 def _with_quantities(
-    model: ModelSpec, states: dict[str, np.ndarray], params_env: dict[str, object], backend: str, dps: int
+    model: ModelSpec,
+    states: dict[str, np.ndarray],
+    params_env: dict[str, object],
+    backend: str,
+    dps: int,
+    names: frozenset[str] | None = None,
 ) -> dict[str, np.ndarray]:
     cm = compiled(model, backend)
     # unit parameters gain a leading time axis to broadcast against the (T, batch, p) states
     env = {k: (v[None] if isinstance(v, np.ndarray) else v) for k, v in params_env.items()}
     if backend == "numpy":
-        return {**states, **quantities(cm, {**env, **states}, backend)}
+        return {**states, **quantities(cm, {**env, **states}, backend, names)}
     with mpmath.workdps(dps):
         env = {k: (to_mpf(v) if isinstance(v, np.ndarray) else mpmath.mpf(v)) for k, v in env.items()}
-        return {**states, **quantities(cm, {**env, **states}, backend)}
+        return {**states, **quantities(cm, {**env, **states}, backend, names)}

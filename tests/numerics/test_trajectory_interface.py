@@ -180,3 +180,20 @@ def test_diagonal_and_linear_shapes() -> None:
     assert r["theta"].shape == (4, 2, 3) and r["loss"].shape == (4, 2)
     r = trajectory("linear_model", T, {"S": np.ones(3), "lam": np.ones(3)}, {"theta": a[0]})
     assert r["theta"].shape == (4, 3) and r["loss"].shape == (4,)
+
+
+def test_quantities_argument_selects_and_keeps_values():
+    """``quantities=`` computes only the named ones, with the values of the full call; unknown names and a bare
+    string are refused naming the argument."""
+    init = {"u": np.array([[0.3, -0.2, 0.5], [0.1, 0.4, -0.6]]), "w": np.array([[0.2, 0.1, -0.4], [0.5, -0.3, 0.2]])}
+    params = {"gamma": 1.5, "eta_u": 1.0, "eta_w": 2.0, "a": 1.0, "b": 1.0}
+    t = [0.0, 0.7]
+    full = trajectory("layerwise_lr_linear", t, params, init)
+    some = trajectory("layerwise_lr_linear", t, params, init, quantities=("ntk", "alignment"))
+    assert {"ntk", "alignment"} <= set(some) and "loss" not in some and "alignment_weighted" not in some
+    for name in ("u", "w", "ntk", "alignment"):
+        np.testing.assert_array_equal(some[name], full[name])
+    with pytest.raises(ValueError, match="quantities: \\['lossy'\\]"):
+        trajectory("layerwise_lr_linear", t, params, init, quantities=("lossy",))
+    with pytest.raises(TypeError, match="quantities must be None or a sequence"):
+        trajectory("layerwise_lr_linear", t, params, init, quantities="ntk")
