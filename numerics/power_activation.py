@@ -83,7 +83,10 @@ def reduced_trajectory(
     max_steps = integer("max_steps", max_steps, 1)
     inputs = validate(model, t, params, init)
     if inputs.batched:
-        raise ValueError("init arrays must have shape (p,) for reduced_trajectory (no batch axis)")
+        raise ValueError(
+            "reduced_trajectory takes one start and one parameter set: init arrays of shape (p,) and scalar shared "
+            "parameters (no batch axis)"
+        )
     fns, prm = _compiled(int(beta)), inputs.shared_params
     width = inputs.width
     y0 = np.concatenate([inputs.state["u"][0], inputs.state["w"][0]])

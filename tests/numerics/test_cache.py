@@ -166,3 +166,24 @@ def test_a_new_code_key_prunes_old_versions(tmp_path, monkeypatch):
     kept = sorted(d.name for d in tmp_path.iterdir() if d.is_dir())
     assert kept == sorted([cache.code_key(), *(o.name for o in olds[-(cache.KEEP - 1) :])])
     assert (tmp_path / "claim-seconds.json").exists()
+
+
+EVERY_METHOD = """
+import json, sys
+import numpy as np
+import numerics
+init = {"a": np.array([[0.1, 0.2], [0.3, -0.1]]), "b": np.array([[0.2, 0.1], [0.1, 0.4]])}
+values = {}
+for kw in ({}, {"method": "scipy"}, {"method": "gd", "lr": 0.5}, {"dps": 30}, {"method": "mpmath", "dps": 20}):
+    r = numerics.trajectory("two_layer_scalar", [0.0, 1.0], {"S": np.array([1.0, 2.0]), "Z": 1.0}, init, **kw)
+    values[repr(kw)] = np.asarray(r["a"], dtype=float).tolist()
+print(json.dumps({"sympy": "sympy" in sys.modules, "values": values}))
+"""
+
+
+def test_warm_process_runs_every_sympy_free_method_without_sympy(tmp_path):
+    """Float64 and ``dps`` closed forms, DOP853, gradient descent and mpmath integration all read their compiled
+    functions from a warm cache (``method="taylor"`` compiles through ``heyoka.from_sympy`` and needs SymPy)."""
+    cold, warm = _fresh_process(EVERY_METHOD, tmp_path), _fresh_process(EVERY_METHOD, tmp_path)
+    assert cold["sympy"] and not warm["sympy"]
+    assert warm["values"] == cold["values"]
