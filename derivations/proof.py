@@ -126,7 +126,14 @@ def prove_zero(
         return Proof(True, "sympy.simplify", True)
     if evidence is not None:
         return numeric_evidence(expr, evidence)
-    return Proof(False, "no exact method closed it", True, residual=str(sp.factor(numerator)))
+    return Proof(False, "no exact method closed it", True, residual=str(_readable(numerator)))
+
+
+def _readable(numerator: sp.Expr) -> sp.Expr:
+    """The residual as shown: factored if small; a large one only has its common factors pulled out, since
+    ``sympy.factor`` of a big multivariate polynomial (Wang's algorithm, random evaluation points) can take minutes
+    on one draw and milliseconds on the next."""
+    return sp.factor(numerator) if sp.count_ops(numerator) <= SIMPLIFY_BUDGET else sp.factor_terms(numerator)
 
 
 def prove_equal(lhs: sp.Expr, rhs: sp.Expr, **kwargs: object) -> Proof:

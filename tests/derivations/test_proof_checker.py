@@ -119,3 +119,17 @@ def test_numeric_evidence_is_labelled_inexact() -> None:
     assert not bad.holds and bad.exact is False
     with pytest.raises(ValueError, match="sampling interval"):
         numeric_evidence(x + y, {x: (0.0, 1.0)})
+
+
+def test_a_large_residual_is_shown_without_factoring() -> None:
+    """``sympy.factor`` of a big multivariate residual can take minutes on one draw of its random evaluation
+    points: past ``SIMPLIFY_BUDGET`` operations only the common factors are pulled out (a small one is factored)."""
+    from derivations.proof import SIMPLIFY_BUDGET, _readable
+
+    x = sp.symbols("x0:8", real=True)
+    big = sp.expand(2 * x[0] * (sum(x) + 1) ** 4 * (x[1] - x[2] + 3))
+    assert sp.count_ops(big) > SIMPLIFY_BUDGET
+    shown = _readable(big)
+    assert shown == sp.factor_terms(big) and shown != sp.factor(big)
+    small = sp.expand((x[0] - x[1]) * (x[0] + 2))
+    assert _readable(small) == sp.factor(small)
