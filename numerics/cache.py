@@ -158,16 +158,14 @@ def artifact(model_key: str, kind: str, build: Callable[[], T]) -> T:
     """The artifact ``kind`` of the model ``model_key``: from this process's memory, else from the disk cache,
     else built by ``build()`` (and written to the disk cache if it pickles; one that reads an unnamed global,
     e.g. a user's own function, stays in memory only)."""
-    key = (model_key, kind)
-    if key in _MEMORY:
-        return _MEMORY[key]  # type: ignore[return-value]
+    found = cached(model_key, kind)
+    if found is not None:
+        return found  # type: ignore[return-value]
+    value = build()
     path = _path(model_key, kind)
-    value = _read(path) if path is not None else None
-    if value is None:
-        value = build()
-        if path is not None:
-            _write(path, value)
-    _MEMORY[key] = value
+    if path is not None:
+        _write(path, value)
+    _MEMORY[(model_key, kind)] = value
     return value
 
 

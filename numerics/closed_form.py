@@ -17,7 +17,7 @@ import numpy as np
 
 from .cache import Generated, artifact
 from .compiled import lambdified
-from .evaluate import CHUNK, apply, real_array, unit_sums
+from .evaluate import CHUNK, apply, env_shape, real_array, unit_sums
 from .implicit import CompiledImplicit, implicit_mpmath, implicit_numpy
 from .model_spec import ModelSpec, spec_of
 from .riccati import riccati_at, riccati_increment, riccati_mpmath, riccati_numpy, riccati_rates, stable_forms
@@ -331,7 +331,7 @@ def closed_form_state(
     the model's init symbols) and the parameters. With ``units``, the states of those units only (the sums and
     clocks still come from every unit): arrays (T, batch, len(units))."""
     env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
-    shape = np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
+    shape = env_shape(env)
     env.update({name: apply(f, env, backend) for name, f in ccf.coordinates.items()})
     env = unit_sums(ccf.sums, env, backend)
     times = t.reshape(-1, 1, 1) if backend == "numpy" else np.asarray(t, dtype=object).reshape(-1, 1, 1)
@@ -398,7 +398,7 @@ def closed_form_numpy(
     again in long double (64-bit significand) where the closed form's constants are exact there; only the units
     whose cancellation exceeds even that precision are flagged."""
     env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
-    shape = _shape(env)
+    shape = env_shape(env)
     out = _allocated(ccf, shape, len(t), float)
     flagged, cancelling = _evaluated(ccf, env, t, out, refine)
     flagged |= np.broadcast_to(_extreme(env, shape)[..., None], flagged.shape)
@@ -422,7 +422,7 @@ def _evaluated(
     """Fill ``out`` (``_allocated``) block by block from ``env`` (arrays (1, batch, p)) in the precision of
     ``out``; return the units (batch, p) that left the range (a clipped clock, a non-finite value) and, with
     ``refine``, those whose settled value cancels."""
-    shape = _shape(env)
+    shape = env_shape(env)
     prepared, clocks, rates = _prepared(ccf, env)
     coefficients = ccf.kernel.coefficients(prepared)
     solutions = {name: riccati_rates(*coefficients_of) for name, coefficients_of in clocks.items()}
@@ -534,10 +534,6 @@ def _allocated(ccf: CompiledClosedForm, shape: tuple[int, ...], times: int, dtyp
     return out
 
 
-def _shape(env: Mapping[str, object]) -> tuple[int, ...]:
-    return np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
-
-
 def _in_long_double(
     ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray, out: Mapping[str, np.ndarray], rows: np.ndarray
 ) -> np.ndarray:
@@ -545,7 +541,7 @@ def _in_long_double(
     (rounded); returns their units (rows, p) that still leave the range or cancel beyond long double's digits."""
     batch = len(rows)
     local = {k: _long_double(v[:, rows] if _per_start(v, batch) else v) for k, v in env.items()}
-    extended = _allocated(ccf, _shape(local), len(t), np.longdouble)
+    extended = _allocated(ccf, env_shape(local), len(t), np.longdouble)
     flagged, cancelling = _evaluated(ccf, local, t, extended, True)
     for name, values in extended.items():
         out[name][:, rows] = values

@@ -8,7 +8,7 @@ import numpy as np
 
 from .compiled import CompiledModel, mp_vectorize, to_mpf
 
-__all__ = ["CHUNK", "apply", "quantities", "real_array", "unit_rhs", "unit_sums"]
+__all__ = ["CHUNK", "apply", "env_shape", "quantities", "real_array", "unit_rhs", "unit_sums"]
 
 CHUNK = 1 << 18
 """Values per array in one block of a blocked evaluation: the temporaries of a block stay in the cache."""
@@ -36,7 +36,7 @@ def unit_sums(
     """``env`` plus each sum over the unit axis (kept, of length 1), evaluated from its per-unit summand (a sum
     already in ``env``, e.g. from a closed form along its clock, is kept)."""
     env = dict(env)
-    shape = _shape(env)
+    shape = env_shape(env)
     for name, summand in summands.items():
         if name in env:
             continue
@@ -63,7 +63,7 @@ def quantities(
     of those, so that its sums neither underflow nor overflow; at its undefined points it takes the model's
     documented values (``Piecewise``).
     """
-    shape = _shape(env)
+    shape = env_shape(env)
     summed = {(): unit_sums(cm.sum_summands, env, backend)}
     out: dict[str, object] = {name: summed[()][name][..., 0] for name in cm.sum_summands}
     if names is not None:
@@ -93,7 +93,7 @@ def _blocked(f: Callable[..., object], env: Mapping[str, object]) -> np.ndarray:
     """``apply(f, env, "numpy")`` in blocks of the leading (time) axis of ``CHUNK`` values, written into one
     preallocated array: the temporaries of the generated code stay in the cache."""
     arguments = {n: env[n] for n in f.names}  # type: ignore[attr-defined]
-    shape = _shape(arguments) if any(isinstance(v, np.ndarray) for v in arguments.values()) else ()
+    shape = env_shape(arguments) if any(isinstance(v, np.ndarray) for v in arguments.values()) else ()
     size = int(np.prod(shape[1:]))
     if len(shape) < 2 or shape[0] * size <= CHUNK:
         return apply(f, arguments, "numpy")
@@ -126,5 +126,6 @@ def _rescaled(env: Mapping[str, object], groups: tuple[tuple[str, ...], ...]) ->
     return env
 
 
-def _shape(env: Mapping[str, object]) -> tuple[int, ...]:
+def env_shape(env: Mapping[str, object]) -> tuple[int, ...]:
+    """The broadcast shape of the arrays among ``env``'s values."""
     return np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))
