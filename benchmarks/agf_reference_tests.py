@@ -16,9 +16,9 @@ import warnings
 import numpy as np
 
 from numerics import agf
-from numerics.alternating import (
-    InitializationScaleWarning,
-    agreement,
+from numerics.alternating import InitializationScaleWarning, agreement, measured_jumps, sign_changes
+from proofs_check.papers.kunin2025.reference_problems import dln_problem_a, dln_problem_b, fcn_problem, modular_template
+from proofs_check.papers.kunin2025.settings import (
     attention_gradient_flow,
     attention_jump_bound,
     attention_loss_levels,
@@ -27,16 +27,13 @@ from numerics.alternating import (
     dln_gradient_flow,
     fcn_gradient_flow,
     maximal_utility,
-    measured_jumps,
     modular_utility,
     pesme_flammarion,
     rrr_saddles,
-    sign_changes,
     theorem51_neuron,
     utility_ascent,
     whitened_jump_times,
 )
-from numerics.alternating.reference_problems import dln_problem_a, dln_problem_b, fcn_problem, modular_template
 
 
 def _row(values: np.ndarray, digits: int = 4) -> str:

@@ -1,6 +1,7 @@
 """Width exponents of Xu & Ziyin 2025's standard parametrizations (spec models-xu-ziyin2025.md §4.3).
 
-For each parametrization: e_B (``derivations.scaling``), the phase (``numerics.phase.phase``) and, for
+For each parametrization: e_B (``proofs_check.papers.xu_ziyin2025.scaling``), the phase
+(``proofs_check.papers.xu_ziyin2025.phase.phase``) and, for
 ΔK/K, ‖Δu‖/‖u₀‖ and ‖Δw‖/‖w₀‖, the width exponent fitted (log-log least squares) to the medians over
 initializations of the exact solution at t → ∞, against the exponent predicted by the spec's table.
 A row passes if |fitted − predicted| ≤ 0.05. Run ``python benchmarks/width_exponents.py`` (about 15 s);
@@ -11,8 +12,16 @@ from __future__ import annotations
 
 import time
 
-from derivations.scaling import e_B
-from numerics.phase import PARAMETRIZATIONS, QUANTITIES, TABLE_SEEDS, TABLE_WIDTHS, TOLERANCE, phase, width_sweep
+from proofs_check.papers.xu_ziyin2025.phase import (
+    PARAMETRIZATIONS,
+    QUANTITIES,
+    TABLE_SEEDS,
+    TABLE_WIDTHS,
+    TOLERANCE,
+    phase,
+    width_sweep,
+)
+from proofs_check.papers.xu_ziyin2025.scaling import e_B
 
 
 def main() -> int:

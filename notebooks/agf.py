@@ -28,14 +28,15 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from derivations.modular_harmonics import single_neuron_fraction
 from numerics import agf
-from numerics.alternating import agreement, dln_gradient_flow, pesme_flammarion, sign_changes
-from numerics.alternating.modular_network import cyclic_neurons, frequency_order, modular_data, plateau_levels
+from numerics.alternating import agreement, sign_changes
 from numerics.alternating.network_flow import two_layer_gradient_flow
-from numerics.alternating.quadratic_problems import mirrored_problem, teacher_problem
-from numerics.alternating.reference_problems import dln_problem_a, dln_problem_b, modular_template
 from numerics.alternating.two_layer import Network
+from proofs_check.papers.kunin2025.modular_harmonics import single_neuron_fraction
+from proofs_check.papers.kunin2025.modular_network import cyclic_neurons, frequency_order, modular_data, plateau_levels
+from proofs_check.papers.kunin2025.quadratic_problems import mirrored_problem, teacher_problem
+from proofs_check.papers.kunin2025.reference_problems import dln_problem_a, dln_problem_b, modular_template
+from proofs_check.papers.kunin2025.settings import dln_gradient_flow, pesme_flammarion
 
 X, y = dln_problem_a()
 d = X.shape[1]
@@ -80,7 +81,8 @@ print(f"midpoint (t2 + t3)/2 = {(t2 + t3) / 2:.4f}; GF sign flips: {np.round(fli
 # With $\sigma(z) = z^2$ a neuron is 3-homogeneous: its norm obeys $\tfrac{d}{dt}\|\theta\| = 3\eta\|\theta\|^2
 # \mathcal U(\bar\theta)$ (claim `kunin2025.utility.norm`, proved), so it blows up in finite time and the natural
 # clock is $t\alpha$. A teacher $y = \sum_k s_kx_k^2$, $s = (3, 1, 0.3)$, three students
-# (`numerics.alternating.quadratic_problems.teacher_problem`): AGF's staircase against gradient flow of the network
+# (`proofs_check.papers.kunin2025.quadratic_problems.teacher_problem`): AGF's staircase against gradient flow of the
+# network
 # itself at two scales $\alpha$. The loss spans decades, so the axis is logarithmic.
 
 # %%
@@ -126,7 +128,8 @@ plt.show()
 # **Modular addition (Theorem 5.2).** Within one frequency's span the loss is bounded below by the loss with that
 # frequency fully fit; the bound is reached only when eight unwanted harmonics cancel. One neuron captures at most
 # 1/9 of the frequency's energy; six suitably phased neurons capture all of it (claims `kunin2025.modular.*`, proved
-# by harmonic analysis in `derivations.modular_harmonics`). The plateau levels $\ell_K$ (log scale) for the $p = 13$
+# by harmonic analysis in `proofs_check.papers.kunin2025.modular_harmonics`). The plateau levels $\ell_K$ (log scale)
+# for the $p = 13$
 # template, and the loss of the real network with six such neurons per learned frequency.
 
 # %%

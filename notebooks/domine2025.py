@@ -25,17 +25,18 @@
 #   P(t) = e^{Ft}Q_0\,\Bigl(I + Q_0^\top\!\int_0^t e^{2Fs}ds\;Q_0\Bigr)^{-1}Q_0^\top e^{Ft},$$
 #
 # with $F = [[-\tfrac\lambda2 I, \Sigma_{xy}], [\Sigma_{yx}, \tfrac\lambda2 I]]$. Every step is derived in the free
-# algebra (`derivations.unaligned`); `numerics.unaligned.qqt` evaluates the solution in $F$'s eigenbasis.
+# algebra (`proofs_check.papers.domine2025.unaligned`); `proofs_check.papers.domine2025.qqt.qqt` evaluates the solution
+# in $F$'s eigenbasis.
 
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
 
 from derivations.models.linear_network import linear_network
-from derivations.unaligned import unaligned_solution
 from numerics import trajectory
 from numerics.linear_network import init_to_weights, moment_params, weights_to_init
-from numerics.unaligned import qqt, qqt_blocks, unaligned_start
+from proofs_check.papers.domine2025.qqt import qqt, qqt_blocks, unaligned_start
+from proofs_check.papers.domine2025.unaligned import unaligned_solution
 
 derivation = unaligned_solution()
 for check in derivation.check():

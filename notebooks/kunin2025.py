@@ -44,19 +44,18 @@ import numpy as np
 from IPython.display import Markdown, display
 
 from numerics import agf
-from numerics.alternating import (
-    agreement,
+from numerics.alternating import agreement, measured_jumps
+from proofs_check.papers.kunin2025.reference_problems import dln_problem_a, fcn_problem
+from proofs_check.papers.kunin2025.settings import (
     attention_gradient_flow,
     attention_loss_levels,
     conjectured_jump_times,
     dln_gradient_flow,
     fcn_gradient_flow,
-    measured_jumps,
     pesme_flammarion,
     rrr_saddles,
     whitened_jump_times,
 )
-from numerics.alternating.reference_problems import dln_problem_a, fcn_problem
 
 FIGURES = Path("figures")
 FIGURES.mkdir(exist_ok=True)

@@ -36,7 +36,7 @@ from derivations import models
 from derivations.matrix_flow import conserved_matrix_derivative, matrix_gradient_flow
 from numerics import trajectory
 from numerics.aligned import aligned_case, full_flow_error
-from numerics.lazy_rich import lazy_rich_map
+from proofs_check.papers.nam2025.lazy_rich import lazy_rich_map
 
 flow = matrix_gradient_flow()
 print("W1' =", flow.field[flow.W1])

@@ -40,7 +40,7 @@ from IPython.display import Markdown, display
 
 from derivations import models
 from numerics import trajectory
-from numerics.lazy_rich import lazy_rich_map
+from proofs_check.papers.nam2025.lazy_rich import lazy_rich_map
 
 FIGURES = Path("figures")
 FIGURES.mkdir(exist_ok=True)

@@ -33,9 +33,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from derivations import models
-from derivations.half_time import half_time
 from numerics import trajectory
-from numerics.emergence import data_emergence, skill_probabilities
+from proofs_check.papers.nam2025.emergence import data_emergence, skill_probabilities
+from proofs_check.papers.nam2025.half_time import half_time
 
 S, w0, n_skills = 1.0, 1e-6, 6
 frequencies = skill_probabilities(n_skills, 1)
@@ -66,7 +66,8 @@ assert np.all(np.diff(half) > 0) and np.allclose(run["R"][-1], S, rtol=1e-3)
 # %% [markdown]
 # ## Data emergence
 #
-# Gradient descent on the empirical loss of $n$ sampled inputs (`numerics.emergence.data_emergence`, 1000 draws
+# Gradient descent on the empirical loss of $n$ sampled inputs (`proofs_check.papers.nam2025.emergence.data_emergence`,
+# 1000 draws
 # per $n$), against $1 - (1 - P_s(k))^n$ (lines). The exact version, enumerated over every sequence of draws for
 # $n \le 4$, is claim `nam2025.emergence.data.exact`.
 

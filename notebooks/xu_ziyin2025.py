@@ -37,9 +37,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown, display
 
-from derivations.scaling import e_B
 from numerics import trajectory
-from numerics.phase import PARAMETRIZATIONS, QUANTITIES, TABLE_WIDTHS, phase, width_sweep
+from proofs_check.papers.xu_ziyin2025.phase import PARAMETRIZATIONS, QUANTITIES, TABLE_WIDTHS, phase, width_sweep
+from proofs_check.papers.xu_ziyin2025.scaling import e_B
 
 FIGURES = Path("figures")
 FIGURES.mkdir(exist_ok=True)
@@ -104,7 +104,8 @@ display(Markdown("\n".join(rows)))
 # Width exponent $c_d = 1$ (infinite width) and $c_d = 0$ (finite width), balanced initialization exponents
 # $c_u = c_w$, equal learning rates. Each point is classified by `numerics.phase` from the exactly derived
 # $e_B = -c_\gamma - c_d - (c_u + c_w)/2 - \tfrac12|c_{\eta_w} - c_{\eta_u} + c_u - c_w|$
-# (`derivations.scaling`); the feature-learning phase by alignment is the line $e_B = 0$ (the phase boundary).
+# (`proofs_check.papers.xu_ziyin2025.scaling`); the feature-learning phase by alignment is the line $e_B = 0$ (the
+# phase boundary).
 # The standard parametrizations sit where the paper puts them: NTK in the kernel phase, mean-field and Xavier on the
 # boundary, small init in the rescaling phase (Kaiming fan-in, whose $c_u \ne c_w$, has $e_B = -1$: kernel).
 

@@ -23,8 +23,8 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from numerics.alignment import initial_alignment
-from numerics.phase import phase
+from proofs_check.papers.xu_ziyin2025.alignment import initial_alignment
+from proofs_check.papers.xu_ziyin2025.phase import phase
 
 # %% [markdown]
 # ## The initial alignment shrinks like $d^{-1/2}$

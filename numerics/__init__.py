@@ -4,19 +4,16 @@ The public functions are imported on first use, so that ``import numerics`` stay
 the disk cache (``numerics.cache``) is evaluated without importing SymPy.
 """
 
-import sys
-import types
 from importlib import import_module
 
-__all__ = ["agf", "phase", "reduced_trajectory", "riccati_mpmath", "riccati_numpy", "trajectory"]
+__all__ = ["agf", "reduced_trajectory", "riccati_mpmath", "riccati_numpy", "trajectory"]
 
 _HOMES = {
     "agf": ".alternating",
-    "phase": ".phase",
     "reduced_trajectory": ".power_activation",
     "riccati_mpmath": ".riccati",
     "riccati_numpy": ".riccati",
-    "trajectory": ".trajectory",
+    "trajectory": "._trajectory",
 }
 
 
@@ -30,16 +27,3 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
-
-
-class _Namespace(types.ModuleType):
-    """Keeps a public function that shares its submodule's name (``numerics.phase``) when that submodule is
-    imported: the import system would otherwise bind the module over the function."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in _HOMES and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Namespace

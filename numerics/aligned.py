@@ -17,8 +17,8 @@ import numpy as np
 
 from derivations.models.linear_network import linear_network
 
+from ._trajectory import trajectory
 from .linear_network import aligned_weights, init_to_weights, moment_params, weights_to_init
-from .trajectory import trajectory
 
 __all__ = ["AlignedCase", "aligned_case", "full_flow_error", "gd_errors", "orthonormal_frame"]
 

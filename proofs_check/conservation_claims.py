@@ -1,6 +1,6 @@
 r"""Conservation-law claims after Marcotte, Gribonval & Peyré 2023 (NeurIPS; arXiv 2307.00144), tooling-notes §2.
 
-The checks of the ``marcotte2023`` claims (``proofs_check.papers.marcotte2023``):
+The checks of the ``marcotte2023`` claims (``proofs_check.papers.marcotte2023.claims``):
 
 * per built-in model handled by ``derivations.conservation`` (network linear in its inputs, polynomial flow),
   *completeness*: the independent polynomial laws for every loss found up to degree :data:`DEGREE` at width

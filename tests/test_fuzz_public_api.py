@@ -1,10 +1,11 @@
 """Property-based fuzz of the public API (issues 13 and 17): bad or extreme inputs, every outcome classified.
 
 Hypothesis draws calls of ``numerics.trajectory`` (every method, eight models including ``linear_network``),
-``numerics.reduced_trajectory``, ``numerics.phase``, ``derivations.scaling.e_B``/``e_B_value``, the
+``numerics.reduced_trajectory``, ``numerics.phase``, ``proofs_check.papers.xu_ziyin2025.scaling.e_B``/``e_B_value``, the
 ``numerics.linear_network`` helpers, ``numerics.riccati_numpy``/``riccati_mpmath``,
 ``derivations.conservation.conserved_quantities``/``count_conservation_laws``, ``numerics.agf`` and
-``numerics.lazy_rich.lazy_rich_map``, with wrong types and shapes, NaN/inf, complex arrays, empty or decreasing
+``proofs_check.papers.nam2025.lazy_rich.lazy_rich_map``, with wrong types and shapes, NaN/inf, complex arrays, empty or
+decreasing
 times, out-of-range parameters, scales from 1e-300 to 1e300, huge ``dps``, tiny ``lr`` and over-budget requests.
 Each call is marked *bad* (outside the documented admissible range or beyond a budget: it must be refused),
 *valid* (cheap and well inside the range: it must succeed and be right) or neither (extreme: either), and its
@@ -46,12 +47,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from derivations import conservation, models, scaling
+from derivations import conservation, models
 from derivations.closed_form import ClosedForm
 from derivations.models.linear_network import linear_network
-from numerics import agf, phase, reduced_trajectory, riccati_mpmath, riccati_numpy, taylor, trajectory
+from numerics import agf, reduced_trajectory, riccati_mpmath, riccati_numpy, taylor, trajectory
 from numerics import linear_network as ln
-from numerics.lazy_rich import lazy_rich_map
+from proofs_check.papers.nam2025.lazy_rich import lazy_rich_map
+from proofs_check.papers.xu_ziyin2025 import scaling
+from proofs_check.papers.xu_ziyin2025.phase import phase
 
 CLEAR, CORRECT, SILENT, HANG, OBSCURE = "clear error", "correct", "silent wrong", "hang", "obscure error"
 CLASSES = (CLEAR, CORRECT, SILENT, HANG, OBSCURE)

@@ -1,14 +1,14 @@
 """Where papers come from: the built-in paper modules, installed packages (entry-point group
 ``layerwise_linear_flows.papers``) and a user's Python file.
 
-Each built-in paper is a module-level :class:`proofs_check.Paper` called ``PAPER``; a paper's claims may be spread
-over several modules, which all add to that object. Importing a paper module declares its claims and computes
+Each built-in paper is a folder ``proofs_check/papers/<key>/`` whose package defines the :class:`proofs_check.Paper`
+``PAPER``; its claims may be spread over several modules of the folder, which all add to that object, and it is
+registered under the entry-point group like any outside paper. Importing a paper module declares its claims and computes
 nothing (statements and checks are built when a check runs).
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import sys
 from collections.abc import Iterable
@@ -22,27 +22,10 @@ from proofs_check.runner import section
 
 __all__ = ["BUILTIN_PAPERS", "ENTRY_POINT_GROUP", "SHARED_WORK", "load_file", "load_papers", "papers_in", "work_group"]
 
-BUILTIN_PAPERS: dict[str, tuple[str, ...]] = {
-    "nam2025": (
-        "proofs_check.papers.nam2025",
-        "proofs_check.papers.nam2025_matrix",
-        "proofs_check.papers.nam2025_emergence",
-        "proofs_check.papers.nam2025_appB",
-        "proofs_check.papers.nam2025_regimes",
-        "proofs_check.papers.nam2025_collapse",
-    ),
-    "xu_ziyin2025": (
-        "proofs_check.papers.xu_ziyin2025",
-        "proofs_check.papers.xu_ziyin2025_power",
-        "proofs_check.papers.xu_ziyin2025_phase",
-        "proofs_check.papers.xu_ziyin2025_alignment",
-    ),
-    "marcotte2023": ("proofs_check.papers.marcotte2023",),
-    "saxe2014": ("proofs_check.papers.saxe2014",),
-    "domine2025": ("proofs_check.papers.domine2025",),
-    "kunin2025": ("proofs_check.papers.kunin2025",),
-}
-"""Paper key → the modules that declare its claims (the first defines ``PAPER``)."""
+BUILTIN_PAPERS: tuple[str, ...] = ("nam2025", "xu_ziyin2025", "marcotte2023", "saxe2014", "domine2025", "kunin2025")
+"""The keys of the package's own papers, in the order of the tables. Each is the folder
+``proofs_check/papers/<key>/`` and is loaded like an installed paper, through its entry point of the group
+:data:`ENTRY_POINT_GROUP` (declared in the package's ``pyproject.toml``)."""
 ENTRY_POINT_GROUP = "layerwise_linear_flows.papers"
 SHARED_WORK = {"xu_ziyin2025.alignment.delta_table": "xu_ziyin2025.phase"}
 """Claims whose checks reuse the cached computations of another section, mapped to that section: the δ table's
@@ -81,7 +64,9 @@ def _load_installed(name: str, entry: metadata.EntryPoint) -> list[Paper]:
 def load_papers(names: Iterable[str] | None = None) -> Registry:
     """A registry of the papers ``names`` (default: every built-in and installed paper), in that order.
 
-    Raises ValueError, before importing anything, if a name is neither built in nor installed.
+    Built-in and installed papers load the same way, through their entry points (:data:`ENTRY_POINT_GROUP`).
+    Raises ValueError, before importing anything, if a name is neither built in nor installed, and if a built-in
+    paper has no entry point (the package is not installed: ``pip install -e .``).
     """
     installed = _installed()
     known = [*BUILTIN_PAPERS, *(name for name in installed if name not in BUILTIN_PAPERS)]
@@ -89,14 +74,17 @@ def load_papers(names: Iterable[str] | None = None) -> Registry:
     unknown = [name for name in selected if name not in known]
     if unknown:
         raise ValueError(f"unknown paper(s) {', '.join(map(repr, unknown))}; known papers: {', '.join(known)}")
+    missing = [name for name in selected if name not in installed]
+    if missing:
+        raise ValueError(
+            f"built-in paper(s) {', '.join(map(repr, missing))} have no entry point in the group "
+            f"{ENTRY_POINT_GROUP!r}: "
+            "install the package (pip install -e .) so that its entry points are registered"
+        )
     registry = Registry()
     for name in selected:
-        if name in BUILTIN_PAPERS:
-            modules = [importlib.import_module(module) for module in BUILTIN_PAPERS[name]]
-            registry.add(modules[0].PAPER)
-        else:
-            for paper in _load_installed(name, installed[name]):
-                registry.add(paper)
+        for paper in _load_installed(name, installed[name]):
+            registry.add(paper)
     return registry
 
 

@@ -18,10 +18,10 @@ from sympy.core.function import AppliedUndef
 from sympy.parsing.latex import parse_latex
 
 from derivations import models
-from derivations.hyperbolic import SYMBOLS as H
 from derivations.naming import align_rows, latex, symbol_latex
 from derivations.prose import text_latex
 from derivations.rendering import model_equations
+from proofs_check.papers.nam2025.hyperbolic import SYMBOLS as H
 
 pytest.importorskip("lark", reason="the lark backend of sympy.parsing.latex is in the [test] extra")
 

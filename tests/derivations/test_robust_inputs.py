@@ -9,10 +9,11 @@ from dataclasses import replace
 import pytest
 import sympy as sp
 
-from derivations import conservation, models, scaling
+from derivations import conservation, models
 from derivations.model import Quantity
 from derivations.models.linear_network import check_second_moments
 from derivations.scale_invariance import scaling_groups
+from proofs_check.papers.xu_ziyin2025 import scaling
 
 
 def test_no_string_is_evaluated_as_code() -> None:

@@ -13,10 +13,11 @@ import pytest
 from scipy.stats import ortho_group
 
 from numerics import agf
-from numerics.alternating import cost_minimization, gaussian_init, pesme_flammarion, rrr_saddles, whitened_jump_times
+from numerics.alternating import cost_minimization, gaussian_init
 from numerics.alternating.cost_minimization import relaxation_rate
 from numerics.alternating.two_layer import Network
 from numerics.budget import BudgetError
+from proofs_check.papers.kunin2025.settings import pesme_flammarion, rrr_saddles, whitened_jump_times
 
 
 def _commuting(singular_values: list[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -15,7 +15,7 @@ from derivations.models.linear_network import linear_network
 from numerics import linear_network as ln
 from numerics import reduced_trajectory, riccati_mpmath, riccati_numpy, trajectory
 from numerics.budget import MAX_STEPS, BudgetError, gd_steps, mpmath_step_weight
-from numerics.phase import width_sweep
+from proofs_check.papers.xu_ziyin2025.phase import width_sweep
 
 SCALAR = ("two_layer_scalar", {"S": 1.0, "Z": 1.0}, {"a": np.array([0.5, -0.2]), "b": np.array([0.3, 0.4])})
 MODEL, PARAMS, INIT = SCALAR

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from numerics.alignment import alignment_paths, initial_alignment, parameter_change
-from numerics.collapse import collapse_runs, one_hot_data
-from numerics.emergence import crossing_times, data_emergence, skill_probabilities
+from proofs_check.papers.nam2025.collapse import collapse_runs, one_hot_data
+from proofs_check.papers.nam2025.emergence import crossing_times, data_emergence, skill_probabilities
+from proofs_check.papers.xu_ziyin2025.alignment import alignment_paths, initial_alignment, parameter_change
 
 
 def test_crossing_times_interpolate():

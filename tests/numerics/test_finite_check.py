@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from numerics.trajectory import _valid
+from numerics._trajectory import _valid
 
 
 @pytest.mark.parametrize(

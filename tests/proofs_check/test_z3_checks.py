@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from derivations.hyperbolic import SYMBOLS as H
 from proofs_check.claims import Status
 from proofs_check.papers import load_papers
+from proofs_check.papers.nam2025.hyperbolic import SYMBOLS as H
 from proofs_check.runner import run_claims
 
 pytest.importorskip("z3", reason="z3-solver is the [verify] extra")

@@ -1,0 +1,117 @@
+"""The Nam et al. 2025 claims: statuses, the errata's both halves, and wrong variants of central claims refuted."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from proofs_check.claims import Status
+from proofs_check.papers import load_papers
+from proofs_check.papers.nam2025 import claims as nam
+from proofs_check.runner import run_check, run_claims
+
+ERRATA = {"nam2025.appH.gamma0", "nam2025.remark4.delta0"}
+MATRIX = {
+    c.id
+    for c in load_papers(["nam2025"]).claims("nam2025")
+    if c.id.startswith(("nam2025.appC3.", "nam2025.sec6.ntk_table", "nam2025.sec6.ntk_gram", "nam2025.sec7.table."))
+    or "kernel_distance" in c.id
+}
+"""The matrix-network claims, tested in test_matrix_network_claims."""
+OWN_TESTS = (
+    "nam2025.emergence.",
+    "nam2025.sec5.ordering",
+    "nam2025.appB.",
+    "nam2025.grokking.",
+    "nam2025.sec7.ntk_scaling",
+    "nam2025.collapse.",
+)
+"""Claims tested in test_nam2025_emergence and test_nam2025_regimes."""
+
+
+@pytest.fixture(scope="module")
+def records():
+    claims = [
+        c
+        for c in load_papers(["nam2025"]).claims("nam2025")
+        if c.id not in MATRIX and "fig6a" not in c.id and not c.id.startswith(OWN_TESTS)
+    ]
+    return {r.claim.id: r for r in run_claims(claims)}
+
+
+def test_no_claim_refuted_or_error(records):
+    bad = {cid: r.outcome.detail for cid, r in records.items() if r.outcome.status in (Status.REFUTED, Status.ERROR)}
+    assert bad == {}
+
+
+def test_only_the_documented_errata_with_counterexamples(records):
+    assert {cid for cid, r in records.items() if r.outcome.status is Status.ERRATUM} == ERRATA
+    for cid in ERRATA:
+        assert records[cid].outcome.counterexample and r"\emph{Corrected:}" in records[cid].claim.latex
+
+
+def test_theorem3_equations_are_proved_exactly(records):
+    for tag in ("72-73", "74", "76", "77", "78", "79-81", "82-85", "86-87", "88", "89-90", "91-93", "96"):
+        assert records[f"nam2025.appH.eq{tag}"].outcome.status is Status.PROVED, tag
+
+
+def test_numeric_claims_say_so(records):
+    numeric = {cid for cid, r in records.items() if r.outcome.status is Status.NUMERIC}
+    assert numeric == {"nam2025.appH.theorem3.numeric"}
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "wrong"),
+    [
+        # a flipped sign in the derived flow
+        (
+            "eq6",
+            sp.Eq(
+                sp.Matrix([nam.a_dot, nam.b_dot]),
+                sp.Matrix([nam.b * nam.lam * (nam.a * nam.b - nam.S_i), nam.a * nam.lam * (nam.S_i - nam.a * nam.b)]),
+                evaluate=False,
+            ),
+        ),
+        ("eq7", sp.Eq(nam.theta_dot, nam.lam * (nam.theta - nam.S_i))),
+        # a changed constant in the closed form and in the roots' product
+        ("eq10", sp.Eq(nam.theta_t, nam.S_i + (nam.theta0 - nam.S_i) * sp.exp(-2 * nam.lam * nam.t))),
+        (
+            "appH.eq76.product",
+            sp.And(sp.Eq(nam.gp * nam.gm, (nam.Sigma0 - nam.S0) / (nam.Sigma0 + nam.S0)), nam.gp * nam.gm <= 0),
+        ),
+        ("remark4.center", sp.Eq((nam.gp + nam.gm) / 2, nam.S / (nam.Sigma0 + nam.D0))),
+        (
+            "appH.monotone",
+            sp.And(sp.Eq(nam.gdot0, 2 * (nam.S - nam.S0) / nam.Z), sp.Equivalent(nam.gp > 1, nam.S < nam.S0)),
+        ),
+        # the limits of the derived root: lazy limit 2 instead of 1
+        (
+            "sec7.limits",
+            sp.Eq(
+                sp.Matrix(
+                    [
+                        sp.Limit(nam.gp_derived, nam.Sig_pos, sp.oo),
+                        sp.Limit(nam.gp_derived * nam.Sig_pos / (2 * nam.S_pos), nam.Sig_pos, 0),
+                    ]
+                ),
+                sp.Matrix([2, 1]),
+                evaluate=False,
+            ),
+        ),
+    ],
+)
+def test_wrong_variants_are_refuted(claim_id, wrong):
+    assert run_check(nam.PAPER.variant(claim_id, wrong)).status is Status.REFUTED
+
+
+def test_app_h_claims_compare_the_printed_formula_with_the_derived_step():
+    """eqs 79-81: the printed clock rate is the derived one (tests/proofs_check/test_appendix_h.py shows the same
+    printed formula refuted for variants of the model, whose derived steps differ)."""
+    printed, check = nam._appendix_h("79–81")
+    assert printed.rhs.has(nam.g) and check().status is Status.PROVED
+
+
+def test_an_erratum_whose_printed_form_is_true_is_an_error():
+    wrong = nam.PAPER.variant("appH.gamma0", sp.Eq(nam.gamma_0, 1), corrected=sp.Eq(nam.gamma_0, 1))
+    outcome = run_check(wrong)
+    assert outcome.status is Status.ERROR and "nam2025.appH.gamma0~variant" in outcome.detail
