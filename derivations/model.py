@@ -88,6 +88,10 @@ class Model:
     numbers. ``param_check``, if given, checks the parameters jointly (a mapping from each parameter name to its
     value, after the per-parameter checks) and raises ``ValueError`` naming the offending ones, e.g. moments
     that no random vector has.
+    ``matrix_states`` name matrices whose rows are states (``{"W1": ("W1_1", …, "W1_d")}``: row k of W1 is the
+    state ``W1_k`` over the units, so W1 has shape (d, p)); ``matrix_params`` name matrices of shared parameters by
+    their entries' names, row by row (``{"Sxy": (("Sxy_1_1", …), …)}``), so that the numerics take and return
+    them as arrays.
     """
 
     name: str
@@ -107,6 +111,8 @@ class Model:
     regularizer: Callable[[Symbols], sp.Expr] | None = None
     tags: Mapping[str, str] = field(default_factory=dict)
     param_check: Callable[[Mapping[str, object]], None] | None = None
+    matrix_states: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    matrix_params: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 
     @property
     def solution(self) -> ClosedForm | Unsolved:

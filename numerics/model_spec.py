@@ -37,6 +37,10 @@ class ModelSpec:
     init_names: dict[str, str]
     checks_params: bool = False
     quantity_kinds: dict[str, str] = field(default_factory=dict)
+    matrix_states: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Matrix name → the state names of its rows, in order (``Model.matrix_states``)."""
+    matrix_params: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    """Matrix name → its entries' parameter names, row by row (``Model.matrix_params``)."""
 
     @property
     def model(self) -> Model:
@@ -93,6 +97,8 @@ def _built(key: str, model: Model) -> ModelSpec:
         {n: str(model.init_symbol(n)) for n in model.state_names},
         model.param_check is not None,
         {n: q.kind for n, q in model.quantities.items()},
+        {k: tuple(v) for k, v in model.matrix_states.items()},
+        {k: tuple(tuple(row) for row in v) for k, v in model.matrix_params.items()},
     )
 
 
@@ -109,6 +115,8 @@ def definition_hash(model: Model) -> str:
         repr(sorted(model.domains.items())),
         repr(sorted(model.learning_rates.items())),
         repr(sorted(model.tags.items())),
+        repr(sorted(model.matrix_states.items())),
+        repr(sorted(model.matrix_params.items())),
         repr(model.notes),
         repr(getattr(model.param_check, "__qualname__", model.param_check is not None)),
         *(f"{n}:{q.kind}:{sp.srepr(q.expr)}" for n, q in model.quantities.items()),
