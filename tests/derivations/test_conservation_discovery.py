@@ -15,8 +15,8 @@ import sympy as sp
 from derivations import conservation, models
 from derivations.model import Model, Quantity
 from derivations.models.power_activation import power_activation
-from proofs_check import conservation_claims
 from proofs_check.claims import Status
+from proofs_check.papers.marcotte2023 import checks as conservation_claims
 
 
 def two_layer_linear(d: int, r: int, c: int) -> tuple[list[sp.Expr], tuple[sp.Symbol, ...], list[sp.Expr]]:

@@ -1,12 +1,12 @@
 """Conservation laws after Marcotte, Gribonval & Peyré 2023 (NeurIPS; arXiv 2307.00144), tooling-notes §2: the
 completeness of the polynomial laws of every built-in model, and the r(r+1)/2 count for two-layer linear networks
-(checks in ``proofs_check.conservation_claims``)."""
+(checks in ``proofs_check.papers.marcotte2023.checks``)."""
 
 from __future__ import annotations
 
 from derivations import models
-from proofs_check.conservation_claims import DEGREE, LINEAR_CASES, WIDTH, completeness, linear_count
 from proofs_check.paper import Paper
+from proofs_check.papers.marcotte2023.checks import DEGREE, LINEAR_CASES, WIDTH, completeness, linear_count
 
 PAPER = Paper(
     "marcotte2023",
