@@ -6,10 +6,13 @@ Public API: :class:`Paper` (a paper's metadata, models, notation; ``Paper.claim`
 
 from __future__ import annotations
 
-from proofs_check.claims import Citation, Claim, Outcome, Registry, Status
+from proofs_check.citation import Citation
+from proofs_check.claims import Claim
 from proofs_check.cli import main
+from proofs_check.outcome import Outcome, Status
 from proofs_check.paper import Experiment, Measurement, Paper, PaperInfo
 from proofs_check.papers import BUILTIN_PAPERS, load_file, load_papers
+from proofs_check.registry import Registry
 from proofs_check.report import format_details, format_table, summary_line, to_json
 from proofs_check.runner import ClaimText, Record, run_claims
 

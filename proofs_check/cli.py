@@ -17,10 +17,12 @@ from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 
-from proofs_check.claims import Claim, Registry, Status
+from proofs_check.claims import Claim
+from proofs_check.distribution import DISTRIBUTION, version
+from proofs_check.outcome import Status
 from proofs_check.output import Progress, check_destinations, load_timings, save_timings
 from proofs_check.paper import PaperInfo
-from proofs_check.papers import work_group
+from proofs_check.registry import Registry
 from proofs_check.report import format_details, format_table, summary_line, to_json
 from proofs_check.runner import Record, default_jobs, run_claims
 
@@ -28,7 +30,6 @@ TEX_FAILED = 3
 """Exit status when ``--pdf`` cannot be produced (no pdflatex, or pdflatex failed)."""
 USAGE = 2
 FAILING = (Status.REFUTED, Status.ERROR)
-DISTRIBUTION = "layerwise-linear-flows"
 VERSIONED_DISTRIBUTIONS = (DISTRIBUTION, "sympy", "mpmath", "numpy", "scipy", "z3-solver")
 DEFAULT_TIMEOUT = 120.0
 THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
@@ -39,14 +40,6 @@ def program_name() -> str:
     """How the command was invoked: ``python -m proofs_check`` or the console script's name."""
     invoked = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
     return "python -m proofs_check" if invoked in ("", "__main__.py", "-c") or invoked.endswith(".py") else invoked
-
-
-def version() -> str:
-    """The installed package's version, or "unknown" from a bare source tree."""
-    try:
-        return metadata.version(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
@@ -211,7 +204,7 @@ def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
         progress = Progress(sys.stderr, len(claims))
         try:
             records = run_claims(
-                claims, progress, jobs=args.jobs, timeout=args.timeout, expected=load_timings(), group=work_group
+                claims, progress, jobs=args.jobs, timeout=args.timeout, expected=load_timings()
             )
         finally:
             progress.close()

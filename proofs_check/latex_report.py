@@ -18,7 +18,8 @@ from derivations import models as model_registry
 from derivations.model import Model
 from derivations.prose import code_latex, text_latex
 from derivations.rendering import render_model
-from proofs_check.claims import Status
+from proofs_check.distribution import DISTRIBUTION, version
+from proofs_check.outcome import Status
 from proofs_check.paper import PaperInfo
 from proofs_check.papers import BUILTIN_PAPERS
 from proofs_check.report import summary_line
@@ -256,8 +257,6 @@ def _paper_section(paper: PaperInfo, records: Sequence[Record], models: Mapping[
 
 def _front_matter(records: Sequence[Record], date: str) -> list[str]:
     """Title, author (the package and its version), date, the summary and the contents."""
-    from proofs_check.cli import DISTRIBUTION, version
-
     title = "Derivations and checked claims of layerwise-linear gradient flows"
     return [
         f"\\hypersetup{{pdftitle={{{title}}},pdfauthor={{{DISTRIBUTION} {version()}}}}}",

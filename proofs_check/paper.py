@@ -18,16 +18,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import sympy as sp
 
-from proofs_check.claims import Citation, Claim, Outcome
+from derivations import models as model_registry
+from derivations.model import Model
+from proofs_check.citation import Citation
+from proofs_check.claims import Claim
+from proofs_check.outcome import Outcome
 
 __all__ = ["Experiment", "Measurement", "Paper", "PaperInfo"]
 
 TIME = "t"
 """The time symbol's name, known in every paper."""
+_Declared = TypeVar("_Declared", bound=Claim)
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,7 @@ class Paper:
         year: int,
         url: str = "",
         *,
-        models: Iterable[object] = (),
+        models: Iterable[str | Model] = (),
         notation: Mapping[str, str] | None = None,
     ) -> None:
         if not isinstance(key, str) or not key.isidentifier():
@@ -138,6 +143,9 @@ class Paper:
             raise ValueError(f"authors of paper {key!r} must be non-empty names, got {authors!r}")
         self.key, self.title, self.authors, self.venue, self.year, self.url = key, title, authors, venue, year, url
         self.models = tuple(models)
+        wrong = [m for m in self.models if not isinstance(m, (str, Model))]
+        if wrong:
+            raise TypeError(f"models of paper {key!r} must be model names or Model objects, got {wrong[0]!r}")
         self.notation: dict[str, str] = dict(notation or {})
         self._definitions: dict[str, object] = {}
         self._resolved: dict[str, sp.Expr] = {}
@@ -155,11 +163,9 @@ class Paper:
         """Short citation, e.g. "Nam et al. 2025"."""
         return self.info.cite
 
-    def model_objects(self) -> list[Any]:
+    def model_objects(self) -> list[Model]:
         """The paper's models as :class:`derivations.model.Model` objects."""
-        from derivations import models
-
-        return [models.get(m) for m in self.models]
+        return [m if isinstance(m, Model) else model_registry.get(m) for m in self.models]
 
     # ------------------------------------------------------------------------------------------ notation
     def symbol(self, name: str, latex: str | None = None, definition: object = None, **assumptions: bool) -> sp.Symbol:
@@ -233,11 +239,13 @@ class Paper:
         assume: Iterable[object] = (),
         corrected: object = None,
         check: Callable[[], Outcome] | None = None,
+        shared_work: str = "",
     ) -> Claim:
         """Declare the claim ``<key>.<id>``: ``statement`` (a SymPy relation, or a callable building one) made at
         ``where`` (section, theorem), equation ``eq``, under ``assume`` (SymPy conditions, used by the checks, or
         text). ``corrected=`` the right form of a misprinted statement (the claim is then an erratum); ``check=``
-        a zero-argument callable returning an :class:`Outcome`, for claims no statement decides."""
+        a zero-argument callable returning an :class:`Outcome`, for claims no statement decides; ``shared_work=`` the
+        section (``"<key>.<section>"``) whose cached computations the check reuses, to be run by the same worker."""
         if corrected is not None and check is not None:
             raise ValueError(f"claim {self.key}.{id}: give corrected= or check=, not both")
         if check is None and isinstance(statement, str):
@@ -253,6 +261,7 @@ class Paper:
             corrected=corrected,
             paper=self,
             validate=self._validate,
+            shared_work=shared_work,
         )
         return self._add(claim)
 
@@ -294,6 +303,7 @@ class Paper:
             corrected=corrected,
             paper=self,
             validate=self._validate,
+            shared_work=original.shared_work,
         )
         return variant
 
@@ -331,7 +341,7 @@ class Paper:
         reference = f"{self.cite}, {where}" + (f", eq. ({eq})" if eq else "")
         return Citation(self.key, reference, where, eq)
 
-    def _add(self, claim: Claim) -> Claim:
+    def _add(self, claim: _Declared) -> _Declared:
         if not callable(claim._given["statement"]):
             claim.statement  # noqa: B018 - an eager statement is validated at once
         if not callable(claim._given["corrected"]):

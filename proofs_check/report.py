@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from proofs_check.claims import Status
+from proofs_check.outcome import Status
 from proofs_check.runner import Record
 
 SUMMARY_ORDER = (Status.PROVED, Status.NUMERIC, Status.ERRATUM, Status.REFUTED, Status.ERROR)
@@ -27,8 +27,8 @@ def format_table(records: Sequence[Record]) -> str:
     def lines(cells: tuple[str, str, str, str]) -> list[str]:
         claim_id, status, method, seconds = cells
         wrapped = textwrap.wrap(method, method_w, break_on_hyphens=False) or [""]
-        cells = [claim_id.ljust(id_w), status.ljust(status_w), wrapped[0].ljust(method_w), seconds.rjust(sec_w)]
-        first = GAP.join(cells)
+        padded = [claim_id.ljust(id_w), status.ljust(status_w), wrapped[0].ljust(method_w), seconds.rjust(sec_w)]
+        first = GAP.join(padded)
         indent = " " * (id_w + status_w + 2 * len(GAP))
         return [first, *(indent + part for part in wrapped[1:])]
 

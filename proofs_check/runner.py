@@ -2,10 +2,11 @@
 
 With ``jobs > 1`` or a ``timeout`` every check runs in a forked worker process (a worker keeps its caches across
 claims, so derived objects are computed once per worker). The claims of one group (by default their :func:`section`,
-the id's first two parts, e.g. ``kunin2025.kappa3``) share such computations, so a worker that starts a group runs all
-of it, and groups start longest (expected) first. A check that overruns ``timeout`` seconds has its worker
-killed and is reported as an ERROR whose detail says "timeout", and a new worker takes its place. Where processes
-cannot be forked (Windows), the checks run in this process, without a timeout.
+the id's first two parts, e.g. ``kunin2025.kappa3``, joined by the claims declared with ``shared_work=`` that
+section) share such computations, so a worker that starts a group runs all of it, and groups start longest
+(expected) first. A check that overruns ``timeout`` seconds has its worker killed and is reported as an ERROR whose
+detail says "timeout", and a new worker takes its place. Where processes cannot be forked (Windows), the checks run
+in this process, without a timeout.
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
+from multiprocessing.context import ForkContext
 
 from derivations.prose import text_latex
-from proofs_check.claims import Citation, Claim, Outcome
+from proofs_check.citation import Citation
+from proofs_check.claims import Claim, section
+from proofs_check.outcome import Outcome
 
 __all__ = ["ClaimText", "Record", "run_check", "run_claims", "section"]
 
@@ -109,19 +113,14 @@ UNKNOWN_SECONDS = 1.0
 """Expected duration of a claim never timed before (for the order of dispatch)."""
 
 
-def section(claim_id: str) -> str:
-    """The section of a claim id, its first two dot-separated parts: ``"kunin2025.kappa3.jump_times"`` →
-    ``"kunin2025.kappa3"``."""
-    return ".".join(claim_id.split(".")[:2])
-
-
 def _groups(
-    claims: Sequence[Claim], seconds: Callable[[int], float], group: Callable[[str], str] = section
+    claims: Sequence[Claim], seconds: Callable[[int], float], group: Callable[[str], str] | None = None
 ) -> list[list[int]]:
-    """Claim indices grouped by ``group(claim id)``, longest expected total first; each group longest claim first."""
+    """Claim indices grouped by ``group(claim id)`` (default: each claim's :attr:`Claim.work_group`), longest
+    expected total first; each group longest claim first."""
     groups: dict[str, list[int]] = {}
     for i, claim in enumerate(claims):
-        groups.setdefault(group(claim.id), []).append(i)
+        groups.setdefault(claim.work_group if group is None else group(claim.id), []).append(i)
     ordered = [sorted(g, key=lambda i: -seconds(i)) for g in groups.values()]
     return sorted(ordered, key=lambda g: -sum(map(seconds, g)))
 
@@ -132,13 +131,14 @@ def run_claims(
     jobs: int = 1,
     timeout: float | None = None,
     expected: Mapping[str, float] | None = None,
-    group: Callable[[str], str] = section,
+    group: Callable[[str], str] | None = None,
 ) -> list[Record]:
     """Check each claim; records come back in the order of ``claims``. ``progress(k, n, record)`` is called as the
     k-th check finishes. ``jobs`` worker processes run the checks when ``jobs > 1`` or ``timeout`` (seconds per
-    claim) is set, each worker one whole group (claims with one ``group(claim id)``) at a time, the group of the
-    longest ``expected`` seconds (by claim id, e.g. from the last run; summed over the group) first; otherwise they
-    run in this process, one after the other."""
+    claim) is set, each worker one whole group (claims with one ``group(claim id)``; by default one
+    :attr:`Claim.work_group <proofs_check.claims.Claim.work_group>`: a section, with the claims that share its
+    work) at a time, the group of the longest ``expected`` seconds (by claim id, e.g. from the last run; summed over
+    the group) first; otherwise they run in this process, one after the other."""
     if not (isinstance(jobs, int) and jobs >= 1):
         raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
     if timeout is not None and not timeout > 0:
@@ -162,7 +162,7 @@ def _serve(claims: Sequence[Claim], connection: Connection) -> None:
 
 
 class _Worker:
-    def __init__(self, context: multiprocessing.context.BaseContext, claims: Sequence[Claim]) -> None:
+    def __init__(self, context: ForkContext, claims: Sequence[Claim]) -> None:
         self.connection, child = context.Pipe()
         self.process = context.Process(target=_serve, args=(claims, child), daemon=True)
         self.process.start()
@@ -215,23 +215,23 @@ class _Pool:
             for slot, worker in enumerate(workers):
                 self._submit(worker, pending.next(slot))
             while len(records) < len(self.claims):
-                busy = {w.connection: w for w in workers if w.index is not None}
-                ready = wait(list(busy), timeout=self._wait_time(busy.values()))
-                for connection in ready:
-                    worker = busy[connection]
+                busy = [w for w in workers if w.index is not None]
+                ready = wait([w.connection for w in busy], timeout=self._wait_time(busy))
+                for worker in [w for w in busy if w.connection in ready]:
                     try:
-                        index, record = connection.recv()
+                        index, record = worker.connection.recv()
                     except (EOFError, OSError):
-                        index, record = worker.index, self._failed(worker, "the worker process died")
+                        index, record = self._failed(worker, "the worker process died")
                         workers[workers.index(worker)] = worker = self._replace(worker)
                     records[index] = record
                     worker.index = None
                     self._next(workers.index(worker), worker, pending, len(records), record, progress)
                 for worker in [w for w in workers if w.index is not None and self._overdue(w)]:
-                    index, slot = worker.index, workers.index(worker)
-                    records[index] = self._failed(worker, f"timeout: the check ran longer than {self.timeout:g} s")
+                    slot = workers.index(worker)
+                    index, record = self._failed(worker, f"timeout: the check ran longer than {self.timeout:g} s")
+                    records[index] = record
                     workers[slot] = replacement = self._replace(worker)
-                    self._next(slot, replacement, pending, len(records), records[index], progress)
+                    self._next(slot, replacement, pending, len(records), record, progress)
         finally:
             for worker in workers:
                 worker.stop(kill=worker.index is not None)
@@ -249,18 +249,22 @@ class _Pool:
         if index is not None:
             worker.submit(index)
 
-    def _wait_time(self, busy: Sequence[_Worker] | object) -> float | None:
+    def _wait_time(self, busy: Iterable[_Worker]) -> float | None:
         if self.timeout is None:
             return None
         now = time.perf_counter()
-        return max(0.0, min(w.started + self.timeout - now for w in busy)) + 0.01  # type: ignore[union-attr]
+        return max(0.0, min(w.started + self.timeout - now for w in busy)) + 0.01
 
     def _overdue(self, worker: _Worker) -> bool:
         return self.timeout is not None and time.perf_counter() - worker.started > self.timeout
 
-    def _failed(self, worker: _Worker, why: str) -> Record:
-        claim = self.claims[worker.index]  # type: ignore[index]
-        return Record(ClaimText.unbuilt(claim, why), Outcome.error(why), time.perf_counter() - worker.started)
+    def _failed(self, worker: _Worker, why: str) -> tuple[int, Record]:
+        """The index of the claim ``worker`` was running and the ERROR record saying ``why`` it did not finish."""
+        index = worker.index
+        if index is None:  # only a busy worker can fail a claim
+            raise RuntimeError("proofs_check.runner: an idle worker has no claim to fail")
+        claim = self.claims[index]
+        return index, Record(ClaimText.unbuilt(claim, why), Outcome.error(why), time.perf_counter() - worker.started)
 
     def _replace(self, worker: _Worker) -> _Worker:
         worker.stop(kill=True)

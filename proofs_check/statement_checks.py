@@ -12,13 +12,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import mpmath
 import sympy as sp
 
 from derivations.proof import Proof, prove_zero
-from proofs_check.claims import Outcome, Status
+from proofs_check.outcome import Outcome, Status
 from proofs_check.z3_checks import inequality
 
 __all__ = ["SAMPLES", "decide", "equal_sides", "erratum", "sample_counterexample"]
@@ -101,20 +101,22 @@ def _prove(residual: sp.Expr, relations: Sequence[sp.Expr]) -> Proof:
     """``prove_zero`` on the residual and on it with (inverse) hyperbolic functions written as exp and log, which the
     rational and Gröbner methods handle (tried first when the residual has such functions); the first failure is
     returned if none closes."""
+    proofs = (prove_zero(candidate, relations=relations) for candidate in _rewritten(residual))
+    first = next(proofs)
+    return first if first.holds else next((proof for proof in proofs if proof.holds), first)
+
+
+def _rewritten(residual: sp.Expr) -> Iterator[sp.Expr]:
+    """The residual as it is and in exp / log form, each distinct form once, built as they are asked for."""
     as_is = [lambda e: e]
     rewrites = [lambda e: e.rewrite(sp.exp), lambda e: e.rewrite(sp.log), lambda e: e.rewrite(sp.exp).rewrite(sp.log)]
     hyperbolic = residual.has(sp.sinh, sp.cosh, sp.tanh, sp.coth, sp.asinh, sp.acosh, sp.atanh, sp.acoth)
-    first, tried = None, set()
+    tried = set()
     for rewrite in [*rewrites, *as_is] if hyperbolic else [*as_is, *rewrites]:
         candidate = rewrite(residual)
-        if candidate in tried:
-            continue
-        tried.add(candidate)
-        proof = prove_zero(candidate, relations=relations)
-        if proof.holds:
-            return proof
-        first = proof if first is None else first
-    return first
+        if candidate not in tried:
+            tried.add(candidate)
+            yield candidate
 
 
 def _draw(symbol: sp.Symbol, rng: random.Random) -> mpmath.mpf:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from proofs_check.claims import Outcome
+from proofs_check.outcome import Outcome
 
 try:  # z3-solver is the optional [verify] extra: without it the claims that need it report an error
     import z3
@@ -146,7 +146,9 @@ def _formula(tr: _Translation, expr: sp.Basic) -> z3.BoolRef:
         return z3.BoolVal(bool(expr))
     if isinstance(expr, sp.core.relational.Relational):
         return _RELATIONS[expr.rel_op](_term(tr, expr.lhs), _term(tr, expr.rhs))
-    args = [_formula(tr, a) for a in expr.args] if isinstance(expr, sp.logic.boolalg.Boolean) else None
+    if not isinstance(expr, sp.logic.boolalg.Boolean):
+        raise _unsupported(expr)
+    args = [_formula(tr, a) for a in expr.args]
     if isinstance(expr, sp.And):
         return z3.And(args)
     if isinstance(expr, sp.Or):
@@ -157,7 +159,11 @@ def _formula(tr: _Translation, expr: sp.Basic) -> z3.BoolRef:
         return z3.Implies(args[0], args[1])
     if isinstance(expr, sp.Equivalent):
         return z3.And([a == args[0] for a in args[1:]])
-    raise ValueError(f"claim: {type(expr).__name__} {expr} is not a relation or a Boolean combination of them")
+    raise _unsupported(expr)
+
+
+def _unsupported(expr: sp.Basic) -> ValueError:
+    return ValueError(f"claim: {type(expr).__name__} {expr} is not a relation or a Boolean combination of them")
 
 
 def to_z3(claim: sp.Basic, assumptions: Iterable[sp.Basic] = ()) -> tuple[z3.BoolRef, list[z3.BoolRef], _Translation]:

@@ -16,26 +16,33 @@ from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 
-from proofs_check.claims import Registry
+from proofs_check.claims import Claim, section
 from proofs_check.paper import Paper
-from proofs_check.runner import section
+from proofs_check.registry import Registry
 
-__all__ = ["BUILTIN_PAPERS", "ENTRY_POINT_GROUP", "SHARED_WORK", "load_file", "load_papers", "papers_in", "work_group"]
+__all__ = ["BUILTIN_PAPERS", "ENTRY_POINT_GROUP", "load_file", "load_papers", "papers_in", "work_group"]
 
 BUILTIN_PAPERS: tuple[str, ...] = ("nam2025", "xu_ziyin2025", "marcotte2023", "saxe2014", "domine2025", "kunin2025")
 """The keys of the package's own papers, in the order of the tables. Each is the folder
 ``proofs_check/papers/<key>/`` and is loaded like an installed paper, through its entry point of the group
 :data:`ENTRY_POINT_GROUP` (declared in the package's ``pyproject.toml``)."""
 ENTRY_POINT_GROUP = "layerwise_linear_flows.papers"
-SHARED_WORK = {"xu_ziyin2025.alignment.delta_table": "xu_ziyin2025.phase"}
-"""Claims whose checks reuse the cached computations of another section, mapped to that section: the δ table's
-width sweeps are draws the §4.3 rows measure (``numerics.phase.draw_changes``)."""
 
 
-def work_group(claim_id: str) -> str:
-    """The group whose worker runs a claim (``proofs_check.runner.run_claims``): the section whose cached work it
-    reuses (:data:`SHARED_WORK`), else its own section."""
-    return SHARED_WORK.get(claim_id, section(claim_id))
+def work_group(claim: Claim | str) -> str:
+    """The group whose worker runs a claim (``proofs_check.runner.run_claims``): :attr:`Claim.work_group
+    <proofs_check.claims.Claim.work_group>`, the section whose cached work the claim reuses (declared by its paper,
+    ``Paper.claim(..., shared_work=...)``), else its own section. A bare claim id carries no such declaration: its
+    group is its section.
+
+    Raises:
+        TypeError: if ``claim`` is neither a Claim nor a claim id.
+    """
+    if isinstance(claim, Claim):
+        return claim.work_group
+    if isinstance(claim, str):
+        return section(claim)
+    raise TypeError(f"claim must be a Claim or a claim id (str), got {type(claim).__name__}")
 
 
 def papers_in(obj: object) -> list[Paper]:

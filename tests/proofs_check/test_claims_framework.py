@@ -42,6 +42,7 @@ def test_metadata_and_citation() -> None:
         ({"key": "not a key"}, "paper key"),
         ({"year": "2026"}, "year"),
         ({"authors": ()}, "authors"),
+        ({"models": ("linear_model", 3)}, "models of paper 'toy' must be model names or Model objects"),
     ],
 )
 def test_bad_paper_metadata(kwargs: dict, match: str) -> None:

@@ -14,8 +14,7 @@ import sympy as sp
 
 from derivations import models
 from derivations.prose import text_latex
-from proofs_check import Paper, pdf
-from proofs_check.claims import Outcome, Registry, Status
+from proofs_check import Outcome, Paper, Registry, Status, pdf
 from proofs_check.cli import TEX_FAILED, main
 from proofs_check.latex_report import claims_table, document
 from proofs_check.papers import load_papers

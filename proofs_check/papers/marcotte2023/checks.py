@@ -33,7 +33,7 @@ from derivations.conservation import (
 )
 from derivations.model import Model
 from derivations.proof import prove_zero
-from proofs_check.claims import Outcome
+from proofs_check.outcome import Outcome
 
 __all__ = ["DEGREE", "LINEAR_CASES", "WIDTH", "completeness", "linear_count", "skipped_models"]
 

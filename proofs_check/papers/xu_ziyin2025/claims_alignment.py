@@ -275,6 +275,8 @@ PAPER.claim(
         "learning) and Kaiming fan-in (3/2); for Kaiming, 1 is the whole parameter vector's and 2 is ΔK/K's exponent",
     ),
     check=delta_table,
+    # the width sweeps are draws the §4.3 rows measure (numerics.phase.draw_changes): one worker computes them once
+    shared_work="xu_ziyin2025.phase",
 )
 DISALIGN_WIDTH, DISALIGN_GAMMA, DISALIGN_SEEDS = 10, 30.0, range(200)
 
