@@ -5,7 +5,7 @@ the width ``d`` (with :math:`\eta_u = \eta_w = 1`, :math:`a = b = 1`); :func:`wi
 each width, evaluates the closed form at :math:`t = 0` and :math:`t = t_\infty`, and returns the medians of the
 measured quantities (:data:`QUANTITIES`), whose width exponents :func:`fit_exponent` fits. Which parametrizations to
 sweep, and which exponents a paper predicts for them, belong to the paper (Xu & Ziyin 2025's standard
-parametrizations and phase table: ``proofs_check.papers.xu_ziyin2025.phase``).
+parametrizations and phase table in the built-in paper ``xu_ziyin2025``).
 
 Measured quantities (:data:`QUANTITIES`), per initialization, from the closed form of ``layerwise_lr_linear``
 at :math:`t=0` and :math:`t=t_\infty`:
@@ -127,7 +127,7 @@ def _changes(gamma: float, u0: np.ndarray, w0: np.ndarray) -> np.ndarray:
 
 _MEASURED: dict[tuple[Parametrization, int], dict[int, np.ndarray]] = {}
 """Per parametrization and width, each measured seed's column of :func:`draw_changes` (the §4.3 rows and the δ table
-of ``proofs_check.papers.xu_ziyin2025.alignment`` share them)."""
+of Xu & Ziyin's alignment share them)."""
 
 
 def _measure(p: Parametrization, d: int, seeds: Sequence[int], chunk: int) -> None:

@@ -5,9 +5,8 @@ emergence and scaling laws").
 :math:`g_k` are mutually exclusive (the sparse parity of skill :math:`k`, zero on the other skills' inputs), so
 :math:`\mathbb E[g_kg_j] = P_k\delta_{kj}` with :math:`P_k` the frequency of skill :math:`k` (unit parameter
 ``P``); the target strength :math:`S` is shared. The skill functions enter only through these moments (spec
-``models-nam2025.md`` §6; ``proofs_check.papers.nam2025.features.sparse_parity_skills`` builds them explicitly and
-derives the
-moments). The skill strength is :math:`R_k = \mathbb E[fg_k]/\mathbb E[g_k^2] = a_kb_k` (quantity ``R``).
+``models-nam2025.md`` §6; the built-in paper ``nam2025`` builds them explicitly as sparse parities and derives
+the moments). The skill strength is :math:`R_k = \mathbb E[fg_k]/\mathbb E[g_k^2] = a_kb_k` (quantity ``R``).
 
 Convention (the spec marks the exponent [uncertain]): :math:`P_s(k) = k^{-(\alpha+1)}/\sum_{j=1}^{n_s}
 j^{-(\alpha+1)}` for :math:`n_s` skills (:func:`skill_frequencies`; :math:`\zeta(\alpha+1)` normalizes

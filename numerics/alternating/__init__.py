@@ -5,7 +5,7 @@ algorithm for two-layer networks f(x) = Σ a_i σ(w_i^T x).
 ``two_layer`` the network and its loss, ``network_flow`` the network's own gradient flow from a small initialization,
 and ``ground_truth`` the measurement of a gradient-flow staircase (jump times, plateaus) that AGF is compared with.
 The settings of the paper (diagonal networks and Pesme–Flammarion, fully connected networks, attention, modular
-addition) and their closed-form predictions belong to the paper: ``proofs_check.papers.kunin2025``.
+addition) and their closed-form predictions belong to the paper (the built-in paper ``kunin2025``).
 """
 
 from .algorithm import AGFResult, InitializationScaleWarning, Jump, agf, gaussian_init
