@@ -58,7 +58,7 @@ def count(name: str, value: object, low: int = 1) -> int:
 
 def real_array(name: str, value: object, ndim: int | None = None) -> np.ndarray:
     """A finite float array; complex input is a ``TypeError`` (its imaginary part would be dropped silently)."""
-    if value is None or isinstance(value, (str, bytes)) or np.iscomplexobj(value):
+    if value is None or isinstance(value, (str, bytes)) or np.iscomplexobj(np.asarray(value)):
         raise TypeError(f"{name} must be an array of finite real numbers, got {type(value).__name__}")
     return finite_array(name, value, ndim=ndim)
 
