@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from proofs_check.paper import Paper
@@ -60,8 +60,9 @@ class Outcome:
         return cls(Status.NUMERIC, method, detail)
 
     @classmethod
-    def refuted(cls, method: str, counterexample: Mapping[object, object], detail: str = "") -> Outcome:
+    def refuted(cls, method: str, counterexample: Mapping[Any, object], detail: str = "") -> Outcome:
         """The claim is false; keys and values of ``counterexample`` are stored as strings."""
+        # Mapping is invariant in its key type: Mapping[object, ...] would refuse a dict[str, str]
         witness = {str(name): str(value) for name, value in counterexample.items()}
         return cls(Status.REFUTED, method, detail, counterexample=witness)
 

@@ -32,8 +32,8 @@ from scipy.integrate import solve_ivp
 from ..budget import BudgetError
 from ._budget import counted
 from ._events import StopFalling
-from ._validate import neuron_norms
 from .two_layer import Network
+from .validate import neuron_norms
 
 __all__ = ["minimize_cost", "relaxation_rate"]
 

@@ -16,9 +16,10 @@ from typing import Protocol
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from ._validate import finite_array, init_scale, positive
+from ..validation import finite_array
 from .ground_truth import Path
 from .two_layer import ACTIVATIONS, Network
+from .validate import init_scale, positive
 
 __all__ = ["NetworkFlow", "two_layer_gradient_flow"]
 

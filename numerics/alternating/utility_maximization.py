@@ -15,9 +15,9 @@ from scipy.integrate import solve_ivp
 
 from ._budget import counted
 from ._events import StopFalling
-from ._validate import neuron_norms
 from .log_modes import LogModes, first_crossing, log_norm
 from .two_layer import Network
+from .validate import neuron_norms
 
 __all__ = ["LogCoordinateDormant", "SphereDormant", "threshold_q", "thresholds"]
 
