@@ -5,6 +5,13 @@ the disk cache (``numerics.cache``) is evaluated without importing SymPy.
 """
 
 from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the static view of the lazy imports below, so that type checkers know the functions' signatures
+    from ._trajectory import trajectory
+    from .alternating import agf
+    from .power_activation import reduced_trajectory
+    from .riccati import riccati_mpmath, riccati_numpy
 
 __all__ = ["agf", "reduced_trajectory", "riccati_mpmath", "riccati_numpy", "trajectory"]
 

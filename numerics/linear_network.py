@@ -28,6 +28,7 @@ __all__ = [
     "matrix_gradient_descent",
     "moment_params",
     "ntk_gram",
+    "oriented_weights",
     "weights_to_init",
 ]
 
@@ -53,7 +54,12 @@ def _matrix(name: str, value: object) -> np.ndarray:
     return array
 
 
-def _oriented(W1: object, W2: object, orientation: object) -> tuple[np.ndarray, np.ndarray]:
+def oriented_weights(W1: object, W2: object, orientation: object = "paper") -> tuple[np.ndarray, np.ndarray]:
+    """``W1``, ``W2`` as arrays in the paper orientation (transposed from ``orientation="code"``), batch axes first.
+
+    Returns (W1: ... x d x p, W2: ... x p x c), finite (``mpmath.mpf`` entries kept). Raises ``ValueError`` for an
+    unknown orientation, an empty or non-matrix argument or shapes that do not chain (hidden width p, batch axes),
+    ``TypeError`` for non-real entries."""
     orientation = _orientation(orientation)
     W1, W2 = _matrix("W1", W1), _matrix("W2", W2)
     if orientation == "code":
@@ -63,6 +69,9 @@ def _oriented(W1: object, W2: object, orientation: object) -> tuple[np.ndarray, 
             f"W1 and W2 must be matrices with matching hidden width p and batch axes, got {W1.shape} and {W2.shape}"
         )
     return W1, W2
+
+
+_oriented = oriented_weights
 
 
 def weights_to_init(W1: np.ndarray, W2: np.ndarray, orientation: str = "paper") -> dict[str, np.ndarray]:

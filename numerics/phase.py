@@ -38,6 +38,7 @@ from .budget import BudgetError
 from .validation import ArgumentTypeError, finite_array
 
 __all__ = [
+    "BATCH",
     "MAX_TOTAL",
     "QUANTITIES",
     "Parametrization",

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import count, init_scale, neuron_norms, open_unit, positive, real_array
 from .cost_minimization import minimize_cost
 from .two_layer import ACTIVATIONS, Network
 from .utility_maximization import LogCoordinateDormant, SphereDormant, thresholds
+from .validate import count, init_scale, neuron_norms, open_unit, positive, real_array
 
 __all__ = ["AGFResult", "InitializationScaleWarning", "Jump", "agf", "gaussian_init"]
 

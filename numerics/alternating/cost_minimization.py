@@ -31,8 +31,9 @@ from scipy.integrate import solve_ivp
 
 from ..budget import BudgetError
 from ._budget import counted
-from ._validate import neuron_norms
+from ._events import StopFalling
 from .two_layer import Network
+from .validate import neuron_norms
 
 __all__ = ["minimize_cost", "relaxation_rate"]
 
@@ -84,21 +85,19 @@ def _gradient_flow(
 
     y = np.concatenate([a[idx].ravel(), w[idx].ravel()])
 
-    def collapse_event(j: int):
+    def collapse_event(j: int) -> StopFalling:
         # both conditions hold exactly when the larger of the two falls below 0
         def collapse(_s: float, y: np.ndarray) -> float:
             a_k, w_k = unpack(y)
             near = float(net.collapse_margins(a_k, w_k)[j]) - collapse_tol**2
             return max(near, _utility_of_the_rest(net, a_k, w_k, idx, j))
 
-        collapse.terminal, collapse.direction = True, -1
-        return collapse
+        return StopFalling(collapse)
 
     def converged(_s: float, y: np.ndarray) -> float:
         return stationarity(net, *unpack(y), idx) - tolerance
 
-    converged.terminal, converged.direction = True, -1
-    events = [*(collapse_event(j) for j in range(k)), converged]
+    events = [*(collapse_event(j) for j in range(k)), StopFalling(converged)]
     # a neuron may start collapsed (near its floor, with utility <= 0 since the last jump's changes)
     fired = [j for j in range(k) if events[j](0.0, y) <= 0]
     elapsed, done = 0.0, converged(0.0, y) <= 0

@@ -8,10 +8,11 @@ levels below 1e-12 l_0 count as 0).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
 __all__ = [
@@ -35,16 +36,16 @@ class Path:
     t_end: float
 
 
-def jump_thresholds(levels: Sequence[float]) -> np.ndarray:
+def jump_thresholds(levels: ArrayLike) -> np.ndarray:
     """Loss values whose first crossing defines each jump: sqrt(l_{k-1} l_k), or l_{k-1}/100 when l_k = 0."""
-    levels = np.asarray(levels, dtype=float)
-    if levels.ndim != 1 or levels.size < 2 or np.any(levels < 0) or np.any(np.diff(levels) >= 0):
-        raise ValueError(f"levels must be a strictly decreasing sequence of >= 2 losses >= 0, got {levels}")
-    before, after = levels[:-1], levels[1:]
-    return np.where(after > 1e-12 * levels[0], np.sqrt(before * after), before / 100)
+    values = np.asarray(levels, dtype=float)
+    if values.ndim != 1 or values.size < 2 or np.any(values < 0) or np.any(np.diff(values) >= 0):
+        raise ValueError(f"levels must be a strictly decreasing sequence of >= 2 losses >= 0, got {values}")
+    before, after = values[:-1], values[1:]
+    return np.where(after > 1e-12 * values[0], np.sqrt(before * after), before / 100)
 
 
-def measured_jumps(path: Path, levels: Sequence[float], points: int = 20001) -> np.ndarray:
+def measured_jumps(path: Path, levels: ArrayLike, points: int = 20001) -> np.ndarray:
     """First times at which the GF loss crosses ``jump_thresholds(levels)``; NaN if never within the path."""
     grid = np.linspace(0.0, path.t_end, points)
     loss = path.loss(grid)
@@ -59,7 +60,7 @@ def measured_jumps(path: Path, levels: Sequence[float], points: int = 20001) -> 
     return np.array(times)
 
 
-def plateau_losses(path: Path, jump_times: Sequence[float]) -> np.ndarray:
+def plateau_losses(path: Path, jump_times: ArrayLike) -> np.ndarray:
     """GF loss at the midpoints between consecutive jumps (the first plateau starts at t = 0)."""
     edges = np.concatenate([[0.0], np.asarray(jump_times, dtype=float)])
     return path.loss((edges[:-1] + edges[1:]) / 2)
@@ -96,11 +97,13 @@ class Agreement:
     plateau_errors: np.ndarray
 
 
-def agreement(path: Path, predicted_times: Sequence[float], levels: Sequence[float], alpha: float) -> Agreement:
+def agreement(path: Path, predicted_times: ArrayLike, levels: ArrayLike, alpha: float) -> Agreement:
     """Measure ``path`` against predicted jump times and loss levels (kappa = 2 scaling log(1/alpha))."""
     predicted = np.asarray(predicted_times, dtype=float)
-    levels = np.asarray(levels, dtype=float)
-    measured = measured_jumps(path, levels)
+    level_values = np.asarray(levels, dtype=float)
+    measured = measured_jumps(path, level_values)
     error = measured - predicted
     plateaus = plateau_losses(path, measured)
-    return Agreement(alpha, measured, error / predicted, error * np.log(1 / alpha), np.abs(plateaus / levels[:-1] - 1))
+    return Agreement(
+        alpha, measured, error / predicted, error * np.log(1 / alpha), np.abs(plateaus / level_values[:-1] - 1)
+    )

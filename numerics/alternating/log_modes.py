@@ -14,7 +14,7 @@ import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 from scipy.special import logsumexp
 
-from ._validate import neuron_norms
+from .validate import neuron_norms
 
 __all__ = ["LogModes", "first_crossing", "log_norm"]
 

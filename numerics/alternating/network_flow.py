@@ -10,14 +10,24 @@ time), and stays explicit on the slow plateaus, which is 3-4x faster than Radau 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Protocol
+
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from ._validate import finite_array, init_scale, positive
+from ..validation import finite_array
 from .ground_truth import Path
 from .two_layer import ACTIVATIONS, Network
+from .validate import init_scale, positive
 
 __all__ = ["NetworkFlow", "two_layer_gradient_flow"]
+
+
+class DenseSolution(Protocol):
+    """What ``NetworkFlow`` reads of a ``solve_ivp(..., dense_output=True)`` result: ``sol(t)`` (n x T)."""
+
+    sol: Callable[[np.ndarray], np.ndarray]
 
 METHOD = "LSODA"
 """The scipy integrator of the flow."""
@@ -26,7 +36,7 @@ METHOD = "LSODA"
 class NetworkFlow:
     """A dense GF solution: ``path`` (state = (a, w) flattened, loss), ``norms(t)`` (T x H) the neuron norms."""
 
-    def __init__(self, net: Network, solution: object, H: int, t_end: float) -> None:
+    def __init__(self, net: Network, solution: DenseSolution, H: int, t_end: float) -> None:
         self.net, self.solution, self.H = net, solution, H
         self.path = Path(self.state, self.loss, t_end)
 

@@ -14,9 +14,10 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from ._budget import counted
-from ._validate import neuron_norms
+from ._events import StopFalling
 from .log_modes import LogModes, first_crossing, log_norm
 from .two_layer import Network
+from .validate import neuron_norms
 
 __all__ = ["LogCoordinateDormant", "SphereDormant", "threshold_q", "thresholds"]
 
@@ -132,12 +133,11 @@ class SphereDormant:
             velocity = np.concatenate([(tangent / y[k * p :, None]).ravel(), -(net.kappa - 2) * net.kappa * utility])
             return velocity / unit
 
-        def event(j: int):
+        def event(j: int) -> StopFalling:
             def reached(_t: float, y: np.ndarray) -> float:
                 return y[k * p + j] - threshold
 
-            reached.terminal, reached.direction = True, -1
-            return reached
+            return StopFalling(reached)
 
         y0 = np.concatenate([np.ravel([self.directions[i] for i in neurons]), [self.q[i] for i in neurons]])
         events = [event(j) for j in range(k)]

@@ -25,7 +25,7 @@ import mpmath
 import numpy as np
 
 from numerics.aligned import orthonormal_frame
-from numerics.linear_network import _oriented
+from numerics.linear_network import oriented_weights
 from numerics.validation import finite_array
 
 __all__ = ["MAX_DIGITS", "balance", "qqt", "qqt_blocks", "unaligned_start", "working_digits"]
@@ -35,7 +35,7 @@ MAX_DIGITS = 2000
 cancel in M^{-1}: that many digits are lost)."""
 
 
-def balance(W1: np.ndarray, W2: np.ndarray, dps: int | None = None) -> object:
+def balance(W1: np.ndarray, W2: np.ndarray, dps: int | None = None) -> float | mpmath.mpf:
     r""":math:`\lambda` of :math:`W_2W_2^\top - W_1^\top W_1 = \lambda I_p` (paper orientation); ``ValueError`` if the
     weights are not λ-balanced to 1e-10 (float64) or :math:`10^{5 - \text{dps}}` (mpmath), relative to
     :math:`\max(1, \|W_1\|^2, \|W_2\|^2)`."""
@@ -96,7 +96,7 @@ def qqt(
         raise ValueError(f"dps must be an integer >= 15 or None (float64), got {dps!r}")
     W1 = finite_array("W1", W1, ndim=2, exact=True)
     W2 = finite_array("W2", W2, ndim=2, exact=True)
-    W1, W2 = _oriented(W1, W2, orientation)
+    W1, W2 = oriented_weights(W1, W2, orientation)
     Sxy = finite_array("Sxy", Sxy, ndim=2, exact=True)
     Sxy = Sxy.T if orientation == "code" else Sxy
     (d, p), c = W1.shape, W2.shape[1]

@@ -12,11 +12,13 @@ v ~ N(0, alpha²/3), k, q ~ N(0, alpha²/(3D) I), so E ||theta_h||² = alpha².
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from numerics.alternating._validate import init_scale, positive, real_array
 from numerics.alternating.ground_truth import Path
+from numerics.alternating.validate import init_scale, positive, real_array
 
 __all__ = ["attention_gradient_flow", "attention_jump_bound", "attention_loss", "attention_loss_levels"]
 
@@ -57,7 +59,7 @@ def attention_jump_bound(lam_k: float, N: int, dormant_norm: float, alpha: float
 
 def attention_gradient_flow(
     lam: object, N: int, heads: int, alpha: float, t_end: float, seed: int = 0, rtol: float = 1e-10
-) -> tuple[Path, np.ndarray]:
+) -> tuple[Path, Callable[[np.ndarray], np.ndarray]]:
     """GF of the H-head model from the init of the module docstring, in rescaled time t~ = t alpha (Radau).
 
     Returns (Path with state = Gamma flattened, the head norms ||theta_h(t)|| as a callable (T, H)).

@@ -18,7 +18,8 @@ from __future__ import annotations
 import functools
 import itertools
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import sympy as sp
@@ -26,6 +27,7 @@ from scipy.optimize import minimize_scalar
 
 from numerics import agf
 from numerics.alternating import (
+    AGFResult,
     Agreement,
     Path,
     agreement,
@@ -35,7 +37,7 @@ from numerics.alternating import (
     sign_changes,
 )
 from numerics.alternating.algorithm import InitializationScaleWarning
-from numerics.alternating.network_flow import two_layer_gradient_flow
+from numerics.alternating.network_flow import NetworkFlow, two_layer_gradient_flow
 from numerics.alternating.two_layer import Network
 from proofs_check.claims import Outcome
 from proofs_check.papers.kunin2025.modular_network import (
@@ -78,22 +80,57 @@ DLN_ALPHAS = (*ALPHAS, 1e-32)
 # spec §5A and §5B figures (printed to 3 significant digits): the GF horizon, the activation order, test B
 SPEC_A_TIMES = (0.329, 0.535, 0.954, 5.83, 16.1)
 SPEC_A_ORDER = (2, 4, 1, 3, 5)
-SPEC_B = {"t1": 0.193, "t2": 0.600, "saddle": (0.0, 1.584), "midpoint": 2.029, "t3": 3.457}
+
+
+@dataclass(frozen=True)
+class ReferenceB:
+    """Spec §5B figures: the three AGF jump times, the saddle (a_i w_i) at jump 2 and the midpoint of jumps 2, 3."""
+
+    t1: float
+    t2: float
+    t3: float
+    saddle: tuple[float, float]
+    midpoint: float
+
+
+SPEC_B = ReferenceB(t1=0.193, t2=0.600, t3=3.457, saddle=(0.0, 1.584), midpoint=2.029)
 SPEC_B_FLIPS = (2.042, 2.035, 2.032, 2.030)
 # GF (LSODA, rtol 1e-12) resolves a mode only while its amplitude alpha^{1 - tau_1/tau_k} at the first jump, relative
 # to the O(1) weights, is above the integrator's relative tolerance
 FLOAT_FLOOR = 1e-12
-ATTENTION = {"lam": np.array([1.0, 0.6, 0.3]), "N": 5, "heads": 3, "alphas": (1e-2, 1e-3, 1e-4)}
+
+
+@dataclass(frozen=True)
+class AttentionRuns:
+    """The attention setting's GF runs: eigenvalues ``lam`` of the input covariance, context length ``N``,
+    ``heads`` heads, one run per initialization scale in ``alphas``."""
+
+    lam: np.ndarray
+    N: int
+    heads: int
+    alphas: tuple[float, ...]
+
+
+ATTENTION = AttentionRuns(lam=np.array([1.0, 0.6, 0.3]), N=5, heads=3, alphas=(1e-2, 1e-3, 1e-4))
 
 Check = Callable[[], Outcome]
 
 
-def run_agf(*args: object, **kwargs: object):
+def run_agf(
+    X: object,
+    Y: object,
+    a0: object,
+    w0: object,
+    alpha: float,
+    *,
+    activation: str = "linear",
+    support: object | None = None,
+) -> AGFResult:
     """``numerics.agf`` without its ``InitializationScaleWarning``: these claims run AGF at alpha up to 1e-2, where
     the warned O(alpha) error of the jump times is the very quantity they measure against gradient flow."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", InitializationScaleWarning)
-        return agf(*args, **kwargs)
+        return agf(X, Y, a0, w0, alpha, activation=activation, support=support)
 
 
 def _verdict(method: str, failures: list[str], detail: str) -> Outcome:
@@ -102,7 +139,7 @@ def _verdict(method: str, failures: list[str], detail: str) -> Outcome:
     return Outcome.numeric(method, detail)
 
 
-def _fmt(values: Sequence[float], digits: int = 3) -> str:
+def _fmt(values: Iterable[float], digits: int = 3) -> str:
     return "(" + ", ".join(f"{v:.{digits}g}" for v in values) + ")"
 
 
@@ -284,9 +321,9 @@ def _redormancy() -> Outcome:
     failures = []
     times = result.jump_times
     jump2 = result.jumps[2]
-    if len(times) != 3 or not np.allclose(times, [SPEC_B["t1"], SPEC_B["t2"], SPEC_B["t3"]], atol=1.5e-3):
+    if len(times) != 3 or not np.allclose(times, [SPEC_B.t1, SPEC_B.t2, SPEC_B.t3], atol=1.5e-3):
         failures.append(f"AGF jump times {_fmt(times, 4)} vs the reference test (0.193, 0.600, 3.457)")
-    if jump2.collapsed != (0,) or not np.allclose(jump2.a[:, 0] * jump2.w.sum(1), SPEC_B["saddle"], atol=1e-3):
+    if jump2.collapsed != (0,) or not np.allclose(jump2.a[:, 0] * jump2.w.sum(1), SPEC_B.saddle, atol=1e-3):
         failures.append(f"jump 2: collapsed {jump2.collapsed}, saddle {jump2.a[:, 0] * jump2.w.sum(1)}")
     elif not np.isclose(jump2.accumulated_utility[0], result.thresholds[0], rtol=1e-12):
         failures.append("the collapsed neuron does not re-enter dormancy with S = c")
@@ -294,11 +331,11 @@ def _redormancy() -> Outcome:
     if not beta3 < 0:
         failures.append(f"beta_1 does not reactivate negative (beta_1 = {beta3})")
     midpoint = (times[1] + times[2]) / 2 if len(times) == 3 else np.nan
-    flips = []
+    first_changes = []
     for alpha in DLN_ALPHAS:
         changes = sign_changes(dln_gradient_flow(X, y, alpha, 6.0), 0)
-        flips.append(changes[0] if changes.size else np.nan)
-    flips = np.array(flips)
+        first_changes.append(changes[0] if changes.size else np.nan)
+    flips = np.array(first_changes)
     scaled = (flips - midpoint) * np.log(1 / np.array(DLN_ALPHAS))
     if not np.allclose(flips, SPEC_B_FLIPS, atol=1.5e-3):
         failures.append(f"GF sign changes {_fmt(flips, 5)} vs the reference test {SPEC_B_FLIPS}")
@@ -403,10 +440,10 @@ def _fcn_agf_commuting() -> Outcome:
 # ---------------------------------------------------------------- (c) attention-only linear transformer
 @functools.cache
 def _attention_runs():
-    lam, N, heads = ATTENTION["lam"], ATTENTION["N"], ATTENTION["heads"]
+    lam, N, heads = ATTENTION.lam, ATTENTION.N, ATTENTION.heads
     levels = attention_loss_levels(lam, N)
     runs = []
-    for alpha in ATTENTION["alphas"]:
+    for alpha in ATTENTION.alphas:
         path, norms = attention_gradient_flow(lam, N, heads, alpha, 40.0)
         runs.append((alpha, path, norms, measured_jumps(path, levels)))
     return levels, runs
@@ -434,13 +471,13 @@ def _attention_levels_exact() -> Outcome:
 def _attention_plateaus() -> Outcome:
     levels, runs = _attention_runs()
     failures, details = [], []
-    lam = ATTENTION["lam"]
+    lam = ATTENTION.lam
     for alpha, path, _, jumps in runs:
         edges = np.concatenate([[0.0], jumps])
         plateaus = path.loss((edges[:-1] + edges[1:]) / 2)
         error = np.abs(plateaus / levels[:-1] - 1)
         gammas = path.state((edges[1:] + np.append(jumps[1:], path.t_end)) / 2).reshape(-1, lam.size, lam.size)
-        smallest_gain = 1 / (lam.sum() + (ATTENTION["N"] + 1) * lam.max())
+        smallest_gain = 1 / (lam.sum() + (ATTENTION.N + 1) * lam.max())
         learned = [tuple(int(i) for i in np.flatnonzero(np.abs(np.diag(g)) > smallest_gain / 2)) for g in gammas]
         if not np.all(np.isfinite(jumps)) or np.max(error) > 1e-3:
             failures.append(f"alpha={alpha:.0e}: plateau errors {_fmt(error)}")
@@ -453,7 +490,7 @@ def _attention_plateaus() -> Outcome:
 
 def _attention_bound() -> Outcome:
     _, runs = _attention_runs()
-    lam, N = ATTENTION["lam"], ATTENTION["N"]
+    lam, N = ATTENTION.lam, ATTENTION.N
     failures, details = [], []
     for alpha, _, norms, jumps in runs:
         previous, margins = 0.0, []
@@ -488,12 +525,14 @@ def _theorem51() -> Outcome:
     target = maximal_utility(x)
     failures = []
     cosine = theorem51_neuron(x, 0.3, 1.1)
-    at_cosine = modular_utility(*cosine.reshape(3, p), x)
+    u, v, w = cosine.reshape(3, p)
+    at_cosine = modular_utility(u, v, w, x)
     if abs(at_cosine / target - 1) > 1e-12:
         failures.append(f"U at the theorem's cosine neuron {at_cosine} != U* {target}")
 
     def negative(shift: float) -> float:
-        return -modular_utility(*theorem51_neuron(x, 0.3, 1.1, 1.4 + shift).reshape(3, p), x)
+        u, v, w = theorem51_neuron(x, 0.3, 1.1, 1.4 + shift).reshape(3, p)
+        return -modular_utility(u, v, w, x)
 
     grid = np.linspace(-np.pi, np.pi, 721)
     start = grid[np.argmin([negative(s) for s in grid])]
@@ -619,7 +658,13 @@ def _residual_utility(X: np.ndarray, Y: np.ndarray, jump) -> float:
     return quadratic_maximal_utility(X, r)
 
 
-def _bound_margins(flow, measured: np.ndarray, utilities: Sequence[float], dormant_sets, alpha: float):
+def _bound_margins(
+    flow: NetworkFlow,
+    measured: np.ndarray,
+    utilities: Sequence[float],
+    dormant_sets: Sequence[Iterable[int]],
+    alpha: float,
+) -> np.ndarray:
     """Per jump: measured duration minus the eq. 7/9 bound, with the largest dormant GF norm at the previous jump."""
     previous, margins = 0.0, []
     for k, tau in enumerate(measured):
@@ -724,8 +769,23 @@ def _simultaneous_quadratic() -> Outcome:
 
 
 # ---------------------------------------------------------------- modular addition: plateau levels, eq. 9
-MODULAR_GF = {"p": 5, "seed": 3, "H": 12, "alpha": 1e-2, "t_end": 5.0, "rtol": 1e-6}
-"""The modular GF run: rtol 1e-6 moves the jump times by < 1e-3 relative (against rtol 1e-8), far below the margins."""
+
+
+@dataclass(frozen=True)
+class ModularRun:
+    """The modular GF run: template size ``p`` and its ``seed``, ``H`` neurons at initialization scale ``alpha``,
+    integrated to ``t_end`` with relative tolerance ``rtol``."""
+
+    p: int
+    seed: int
+    H: int
+    alpha: float
+    t_end: float
+    rtol: float
+
+
+MODULAR_GF = ModularRun(p=5, seed=3, H=12, alpha=1e-2, t_end=5.0, rtol=1e-6)
+"""rtol 1e-6 moves the jump times by < 1e-3 relative (against rtol 1e-8), far below the margins."""
 
 
 def _plateau_levels() -> Outcome:
@@ -755,12 +815,12 @@ def _plateau_levels() -> Outcome:
 @functools.cache
 def _modular_flow():
     g = MODULAR_GF
-    x = modular_template(p=g["p"], seed=g["seed"])
+    x = modular_template(p=g.p, seed=g.seed)
     X, Y = modular_data(x)
     rng = np.random.default_rng(0)
-    scale = g["alpha"] / np.sqrt(3 * g["p"])
-    a0, w0 = rng.normal(size=(g["H"], g["p"])) * scale, rng.normal(size=(g["H"], 2 * g["p"])) * scale
-    return x, two_layer_gradient_flow(X, Y, a0, w0, g["alpha"], g["t_end"], rtol=g["rtol"])
+    scale = g.alpha / np.sqrt(3 * g.p)
+    a0, w0 = rng.normal(size=(g.H, g.p)) * scale, rng.normal(size=(g.H, 2 * g.p)) * scale
+    return x, two_layer_gradient_flow(X, Y, a0, w0, g.alpha, g.t_end, rtol=g.rtol)
 
 
 def _eq9_bound() -> Outcome:
@@ -774,12 +834,12 @@ def _eq9_bound() -> Outcome:
         dormant.append(np.flatnonzero(norms < ACTIVE_NORM))
         previous = tau if np.isfinite(tau) else previous
     failures = [] if np.all(np.isfinite(measured)) else [f"GF jumps {_fmt(measured)} not all observed"]
-    margins = _bound_margins(flow, measured, utilities, dormant, MODULAR_GF["alpha"]) if not failures else []
-    if len(margins) and not np.all(margins >= 0):
+    margins = _bound_margins(flow, measured, utilities, dormant, MODULAR_GF.alpha) if not failures else np.array([])
+    if margins.size and not np.all(margins >= 0):
         failures.append(f"tau_k - tau_(k-1) - bound = {_fmt(margins)}")
     plateau = float(flow.loss([(measured[0] + measured[1]) / 2])[0]) if not failures else np.nan
     detail = (
-        f"p = {MODULAR_GF['p']}, H = {MODULAR_GF['H']}, alpha = {MODULAR_GF['alpha']}: GF jumps {_fmt(measured, 4)} "
+        f"p = {MODULAR_GF.p}, H = {MODULAR_GF.H}, alpha = {MODULAR_GF.alpha}: GF jumps {_fmt(measured, 4)} "
         f"(loss crossings of sqrt(l_(k-1) l_k), l = {_fmt(levels, 5)}), U*_k = {_fmt(utilities)}, tau - bound = "
         f"{_fmt(margins)}; GF loss at the plateau midpoint {plateau:.6g} vs l_1 = {levels[1]:.6g}"
     )
@@ -792,7 +852,7 @@ SPAN_STARTS = {1: 1, 2: 4, 6: 2}
 
 
 def _span_fractions() -> Outcome:
-    x = modular_template(p=MODULAR_GF["p"], seed=MODULAR_GF["seed"])
+    x = modular_template(p=MODULAR_GF.p, seed=MODULAR_GF.seed)
     k = int(frequency_order(x)[0])
     found = {m: span_fraction(x, k, m, starts=SPAN_STARTS[m]) for m in SPAN_FRACTIONS}
     failures = [f"m = {m}: {found[m]:.6g} vs {v:.6g}" for m, v in SPAN_FRACTIONS.items() if abs(found[m] - v) > 1e-6]

@@ -14,8 +14,8 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import lsq_linear
 
-from numerics.alternating._validate import count, init_scale, positive, real_array
 from numerics.alternating.ground_truth import Path
+from numerics.alternating.validate import count, init_scale, positive, real_array
 
 __all__ = ["Saddle", "dln_gradient_descent", "dln_gradient_flow", "dln_loss", "pesme_flammarion"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from numerics.alternating._validate import init_scale, positive, real_array
 from numerics.alternating.ground_truth import Path
+from numerics.alternating.validate import init_scale, positive, real_array
 
 __all__ = ["conjectured_jump_times", "fcn_gradient_flow", "rrr_saddles", "whitened_jump_times"]
 

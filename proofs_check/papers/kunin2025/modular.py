@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.alternating._validate import real_array
+from numerics.alternating.validate import real_array
 
 __all__ = [
     "Maximizer",

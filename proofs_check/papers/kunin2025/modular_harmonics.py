@@ -113,7 +113,7 @@ def harmonics(neurons: int = 1) -> dict[tuple[int, int], sp.Expr]:
         neuron_output(complex_symbol(f"U{j}"), complex_symbol(f"V{j}"), complex_symbol(f"W{j}")) for j in range(neurons)
     )
     error = f - target(complex_symbol("T"))
-    return {key[:2]: sp.expand(c) for key, c in _coefficients(error).items() if key[2] == 1}
+    return {(key[0], key[1]): sp.expand(c) for key, c in _coefficients(error).items() if key[2] == 1}
 
 
 def _modulus_squared(C: sp.Expr) -> sp.Expr:

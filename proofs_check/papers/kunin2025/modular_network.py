@@ -12,8 +12,9 @@ the two-sided power P_k = 2|x^[k]|²/p, so that sum_k P_k = ||x||² for a mean-z
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from numerics.alternating._validate import finite_array
+from numerics.validation import finite_array
 from proofs_check.papers.kunin2025.modular import _shifts, _template
 
 __all__ = [
@@ -67,7 +68,7 @@ def span_basis(p: int, k: int) -> np.ndarray:
     return np.column_stack([np.cos(2 * np.pi * k * j / p), np.sin(2 * np.pi * k * j / p)])
 
 
-def span_neurons(x: object, k: int, U: object, V: object, W: object) -> tuple[np.ndarray, np.ndarray]:
+def span_neurons(x: object, k: int, U: ArrayLike, V: ArrayLike, W: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Neurons aligned to frequency k with <u, rho_a x> = Re(U e^{i omega a}), <v, rho_b x> = Re(V e^{i omega b}),
     w_c = Re(W e^{i omega c}) (complex arrays U, V, W, one entry per neuron;
     proofs_check.papers.kunin2025.modular_harmonics).

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.alternating._validate import finite_array, init_scale, positive
 from numerics.alternating.algorithm import gaussian_init
+from numerics.alternating.validate import init_scale, positive
+from numerics.validation import finite_array
 
 __all__ = [
     "dln_tie_problem",

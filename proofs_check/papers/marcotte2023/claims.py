@@ -4,7 +4,12 @@ completeness of the polynomial laws of every built-in model, and the r(r+1)/2 co
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from derivations import models
+from proofs_check.checkers import deferred
+from proofs_check.claims import Outcome
 from proofs_check.paper import Paper
 from proofs_check.papers.marcotte2023.checks import DEGREE, LINEAR_CASES, WIDTH, completeness, linear_count
 
@@ -18,6 +23,11 @@ PAPER = Paper(
 )
 WHERE = "number of independent laws D − dim Lie(W)(θ); polynomial laws"
 
+
+def _completeness(name: str) -> Callable[[], Outcome]:
+    return completeness(models.get(name))
+
+
 # a regularized loss is not l(phi(theta)): laws for every loss do not apply to it (skipped_models says so)
 for _name in (n for n in models.BUILTIN if models.get(n).regularizer is None):
     PAPER.claim(
@@ -26,7 +36,7 @@ for _name in (n for n in models.BUILTIN if models.get(n).regularizer is None):
         f"degree ≤ {DEGREE} for every loss are as many as D − dim Lie(W)(θ)",
         where=WHERE,
         assume=(f"width p = {WIDTH}", "laws for every loss ℓ(φ(θ)); fields P∇φⱼ with P the learning rates"),
-        check=lambda name=_name: completeness(models.get(name))(),
+        check=deferred(partial(_completeness, _name)),
     )
 for _d, _r, _c in LINEAR_CASES:
     PAPER.claim(

@@ -11,6 +11,7 @@ carry the paper's equation tag.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import sympy as sp
 
@@ -154,6 +155,10 @@ def _appendix_h(tag: str) -> tuple[sp.Basic, Callable[[], Outcome]]:
     return appendix_h_checks(SCALAR)[tag]
 
 
+def _appendix_h_check(tag: str) -> Callable[[], Outcome]:
+    return _appendix_h(tag)[1]
+
+
 for symbol, latex in (("a_dot", r"\dot a_i"), ("u_dot", r"\dot u_i"), ("gamma_dot", r"\dot\gamma")):
     PAPER.symbol(symbol, latex)
 PAPER.symbol("Delta", r"\Delta")
@@ -169,7 +174,7 @@ for tag in ("77", "78", "79–81", "72–73", "82–85", "86–87", "88", "89–
             Sigma0 + S0 > 0,
             "printed formula = the step derivations.solve derived, in the paper's notation",
         ),
-        check=lambda tag=tag: _appendix_h(tag)[1](),
+        check=deferred(partial(_appendix_h_check, tag)),
     )
 
 
@@ -324,7 +329,7 @@ def _saddle() -> Outcome:
     from derivations.riccati import riccati_solution
 
     cf = SCALAR.closed_form
-    ((gamma, clock),) = cf.clocks.items()
+    ((gamma, clock),) = cf.riccati.items()
     plus, minus = (next(s for s in cf.sums if str(s) == f"theta[{k}]") for k in ("+1", "-1"))
     if clock.cases.get(sp.Eq(clock.c2, 0)) != "linear":
         return Outcome.refuted("case split", {"cases": clock.cases})

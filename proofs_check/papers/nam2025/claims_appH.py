@@ -107,7 +107,7 @@ def _residuals(model: Model, cf: ClosedForm) -> dict[str, sp.Expr]:
     """Printed minus derived, per tag, in the derivation's symbols (zero iff the printed formula holds)."""
     printed = {tag: relation for tag, (relation, _) in _printed(model).items()}
     notation = paper_notation(model, cf)
-    ((clock, solution),) = cf.clocks.items()
+    ((clock, solution),) = cf.riccati.items()
     to_clock = {H.gamma: clock, H.t: cf.t}
     a, b = model.symbol("a"), model.symbol("b")
     field = model.unit_field
@@ -176,7 +176,7 @@ def appendix_h_checks(model: Model) -> dict[str, tuple[sp.Basic, Callable[[], Ou
     cf = model.closed_form
     residuals = _residuals(model, cf)
     sampler = _sampler(model, cf)
-    out = {}
+    out: dict[str, tuple[sp.Basic, Callable[[], Outcome]]] = {}
     for tag, (relation, what) in _printed(model).items():
 
         def check(residual: sp.Expr = residuals[tag], what: str = what) -> Outcome:

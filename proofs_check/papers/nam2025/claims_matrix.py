@@ -8,7 +8,7 @@ al.'s are claims of ``saxe2014`` and ``domine2025``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 
 import sympy as sp
 
@@ -229,6 +229,10 @@ def _row(model: str) -> ModeRow:
     return {row.model: row for row in unification_rows()}[model]
 
 
+def _table_check(model: str) -> Callable[[], Outcome]:
+    return _row_check(_row(model))
+
+
 PAPER.claim(
     "appC3.eq36-45.flow",
     "Matrix form, general sizes: the flow derived from the loss is Ẇ₁ = M W₂ᵀ, Ẇ₂ = W₁ᵀ M, M = Σxy − Σxx W₁ W₂",
@@ -317,7 +321,7 @@ for _model in TABLE_MODELS:
         lambda model=_model: _row(model).equation,
         where="§7 (table)",
         assume=("√(ℓ² + 4s²) = R ≥ 0, R a sum of squares",),
-        check=lambda model=_model: _row_check(_row(model))(),
+        check=deferred(partial(_table_check, _model)),
     )
 
 

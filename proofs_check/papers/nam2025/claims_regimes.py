@@ -149,7 +149,7 @@ def _ntk_limits() -> tuple[sp.Expr, ...]:
     derived closed form of two_layer_scalar: γ₊, K(∞)/K(0) (K ∝ Σ(a² + b²)), a(∞) − a(0) of a unit a = b = 1, and the
     initial NTK coefficient K(0) = Z⁻² Σ(a² + b²)."""
     cf = SCALAR.closed_form
-    ((clock, solution),) = cf.clocks.items()
+    ((clock, solution),) = cf.riccati.items()
     a0, b0, Z_ = cf.init["a"], cf.init["b"], SCALAR.symbol("Z")
     aligned, opposed = {a0: 1, b0: 1}, {a0: 1, b0: -1}
 

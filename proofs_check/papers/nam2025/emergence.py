@@ -15,6 +15,7 @@ import numbers
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["MAX_STEPS", "crossing_times", "data_emergence", "skill_probabilities"]
 
@@ -41,7 +42,7 @@ def _empirical_moments(
 
 
 def data_emergence(
-    frequencies: Sequence[float],
+    frequencies: ArrayLike,
     n_samples: Sequence[int],
     trials: int,
     target: float = 1.0,

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numerics import trajectory
-from numerics.alternating._validate import count, nonnegative, positive, real_array
+from numerics.alternating.validate import count, nonnegative, positive, real_array
 from numerics.linear_network import (
     aligned_weights,
     kernel_distance,

@@ -121,8 +121,8 @@ def _rank_one_numeric() -> Measurement:
     params = {"gamma": 0.8, "eta_u": 1.5, "eta_w": 0.5, "a": 1.0, "b": 3.0}
     params |= {f"n_{k}": direction[k - 1] for k in (1, 2, 3)}
     worst = 0.0
-    for method, extra in (("gd", {"lr": 1e-3}), ("scipy", {})):
-        r = trajectory(MATRIX, [0.0, 2.0], params, init, method=method, **extra)
+    for method, lr in (("gd", 1e-3), ("scipy", None)):
+        r = trajectory(MATRIX, [0.0, 2.0], params, init, method=method, lr=lr)
         W = [np.stack([r[f"W_{k}"][i] for k in (1, 2, 3)], axis=1) for i in (0, 1)]
         sigma = np.linalg.svd(W[1] - W[0], compute_uv=False)
         worst = max(worst, sigma[1] / np.linalg.norm(W[0]))

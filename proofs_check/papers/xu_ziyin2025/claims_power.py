@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.models.power_activation import V, a, b, eta_u, eta_w, gamma, power_activation, u, w
+from derivations.models.power_activation import MODEL, power_activation
 from proofs_check.checkers import all_of, derivation_steps
 from proofs_check.paper import Measurement
 from proofs_check.papers.xu_ziyin2025.claims import PAPER
+
+# the model's symbols, through its public Model.symbol (the same SymPy symbols for every beta)
+u, w, V, gamma, eta_u, eta_w, a, b = (MODEL.symbol(n) for n in ("u", "w", "V", "gamma", "eta_u", "eta_w", "a", "b"))
 
 SOURCE = "paper eqs 30, 33–35 per a secondary summary"
 BETAS = (1, 2, 3)

@@ -1,5 +1,9 @@
-"""Input checks shared by the AGF modules: a bad value is a ``ValueError`` and a bad type a ``TypeError``, each naming
-the parameter and its admissible range."""
+"""Input checks of the AGF modules, public so that a setting written on top of ``numerics.agf`` (a paper's
+diagonal, attention or modular-addition network) refuses bad input the same way: a bad value is a ``ValueError`` and
+a bad type a ``TypeError``, each naming the parameter and its admissible range.
+
+Each check takes the parameter's ``name`` (for the message) and its ``value`` and returns the value normalised
+(``float``, ``int`` or a new float array)."""
 
 from __future__ import annotations
 
@@ -19,7 +23,8 @@ def _real_number(name: str, value: object, admissible: str) -> float:
 
 
 def positive(name: str, value: object) -> float:
-    """A finite real number > 0."""
+    """``value`` as a float; ``TypeError`` unless a real number (``bool`` refused), ``ValueError`` unless finite
+    and > 0."""
     value = _real_number(name, value, "(0, inf)")
     if not (np.isfinite(value) and value > 0):
         raise ValueError(f"{name} must be a finite number > 0 (admissible range: (0, inf)), got {value!r}")
@@ -27,7 +32,8 @@ def positive(name: str, value: object) -> float:
 
 
 def nonnegative(name: str, value: object) -> float:
-    """A finite real number >= 0."""
+    """``value`` as a float; ``TypeError`` unless a real number (``bool`` refused), ``ValueError`` unless finite
+    and >= 0."""
     value = _real_number(name, value, "[0, inf)")
     if not (np.isfinite(value) and value >= 0):
         raise ValueError(f"{name} must be >= 0 (admissible range: [0, inf)), got {value!r}")
@@ -35,7 +41,8 @@ def nonnegative(name: str, value: object) -> float:
 
 
 def open_unit(name: str, value: object) -> float:
-    """A real number in the open interval (0, 1)."""
+    """``value`` as a float; ``TypeError`` unless a real number (``bool`` refused), ``ValueError`` unless in the
+    open interval (0, 1)."""
     value = _real_number(name, value, "(0, 1)")
     if not 0 < value < 1:
         raise ValueError(f"{name} must be in the open interval (0, 1), got {value!r}")
@@ -43,12 +50,12 @@ def open_unit(name: str, value: object) -> float:
 
 
 def init_scale(alpha: object) -> float:
-    """The initialization scale alpha, admissible range (0, 1)."""
+    """The initialization scale ``alpha`` as a float: ``open_unit("alpha", alpha)``."""
     return open_unit("alpha", alpha)
 
 
 def count(name: str, value: object, low: int = 1) -> int:
-    """An integer >= ``low`` (bools refused)."""
+    """``value`` as an int; ``TypeError`` unless an integer (``bool`` refused), ``ValueError`` if below ``low``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer >= {low}, got {value!r}")
     if value < low:
@@ -57,14 +64,17 @@ def count(name: str, value: object, low: int = 1) -> int:
 
 
 def real_array(name: str, value: object, ndim: int | None = None) -> np.ndarray:
-    """A finite float array; complex input is a ``TypeError`` (its imaginary part would be dropped silently)."""
-    if value is None or isinstance(value, (str, bytes)) or np.iscomplexobj(value):
+    """``value`` as a new float array (of ``ndim`` dimensions if given, else ``ValueError``); ``TypeError`` for
+    ``None``, strings and complex input (its imaginary part would be dropped silently), ``ValueError`` for NaN or
+    inf (``numerics.validation.finite_array``)."""
+    if value is None or isinstance(value, (str, bytes)) or np.iscomplexobj(np.asarray(value)):
         raise TypeError(f"{name} must be an array of finite real numbers, got {type(value).__name__}")
     return finite_array(name, value, ndim=ndim)
 
 
 def neuron_norms(theta: np.ndarray) -> np.ndarray:
-    """Row norms without underflow for tiny rows (alpha down to ~1e-300): max|theta_i| ||theta_i / max|theta_i|||."""
+    """The Euclidean norms of the rows of ``theta`` (last axis), without underflow for tiny rows (alpha down to
+    ~1e-300): max|theta_i| ||theta_i / max|theta_i|||."""
     scale = np.max(np.abs(theta), axis=-1, keepdims=True)
     safe = np.where(scale > 0, scale, 1.0)
     return scale[..., 0] * np.linalg.norm(theta / safe, axis=-1)
