@@ -97,7 +97,7 @@ def closed_form_error(
     """The largest error, relative to each state vector's norm, of the closed form at ``dps`` digits against the
     :func:`reference_integrator` of the derived flow at ``dps`` digits, over the cases (params, init) and times: an
     experiment's measurement."""
-    from numerics._trajectory import trajectory  # its home: `numerics.trajectory` is resolved at run time
+    from numerics import trajectory
 
     method, name = reference_integrator()
     worst = mpmath.mpf(0)
