@@ -130,9 +130,7 @@ class Model:
                 f"{self.name}: the state and parameter names must be distinct, but {repeated} repeat (in "
                 "state_names, unit_param_names and shared_param_names)"
             )
-        _check_matrix_layout(
-            self.name, self.state_names, self.shared_param_names, self.matrix_states, self.matrix_params
-        )
+        _check_matrix_layout(self, self.matrix_states, self.matrix_params)
 
     @property
     def solution(self) -> ClosedForm | Unsolved:
@@ -214,14 +212,13 @@ def _repeated(names: tuple[str, ...]) -> list[str]:
 
 
 def _check_matrix_layout(
-    model: str,
-    states: tuple[str, ...],
-    shared: tuple[str, ...],
+    of: Model,
     matrix_states: Mapping[str, tuple[str, ...]],
     matrix_params: Mapping[str, tuple[tuple[str, ...], ...]],
 ) -> None:
     """``ValueError`` naming the matrix unless ``matrix_states`` and ``matrix_params`` are layouts (``Model``)."""
-    taken = set(states) | set(shared)
+    model, states, shared = of.name, of.state_names, of.shared_param_names
+    taken = {*states, *of.unit_param_names, *shared}
     for matrix in (*matrix_states, *matrix_params):
         if matrix in taken:
             raise ValueError(f"{model}: matrix name {matrix!r} is also a state or parameter name, or declared twice")
