@@ -15,6 +15,7 @@ the second unit through the sums, and it is what the vectorized numerics integra
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -90,8 +91,15 @@ class Model:
     that no random vector has.
     ``matrix_states`` name matrices whose rows are states (``{"W1": ("W1_1", …, "W1_d")}``: row k of W1 is the
     state ``W1_k`` over the units, so W1 has shape (d, p)); ``matrix_params`` name matrices of shared parameters by
-    their entries' names, row by row (``{"Sxy": (("Sxy_1_1", …), …)}``), so that the numerics take and return
-    them as arrays.
+    their entries' names, row by row (``{"Sxy": (("Sxy_1_1", …), …)}``; a symmetric matrix names entries
+    ``(k, l)`` and ``(l, k)`` by one parameter; a vector is a one-column matrix), so that the numerics take and
+    return them as arrays.
+
+    Raises ``ValueError`` at construction if a state or parameter name repeats (the numerics key everything by
+    name, so a repeat would silently merge two variables), or if a matrix declaration is not a layout: a matrix
+    name that is also a state or parameter name (or declared twice), rows that are not distinct state names,
+    entries that are not shared parameters, ragged rows, or an entry name repeated other than at the transposed
+    position of a square matrix or used by two matrices.
     """
 
     name: str
@@ -113,6 +121,16 @@ class Model:
     param_check: Callable[[Mapping[str, object]], None] | None = None
     matrix_states: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     matrix_params: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        names = (*self.state_names, *self.unit_param_names, *self.shared_param_names)
+        repeated = _repeated(names)
+        if repeated:
+            raise ValueError(
+                f"{self.name}: the state and parameter names must be distinct, but {repeated} repeat (in "
+                "state_names, unit_param_names and shared_param_names)"
+            )
+        _check_matrix_layout(self, self.matrix_states, self.matrix_params)
 
     @property
     def solution(self) -> ClosedForm | Unsolved:
@@ -186,6 +204,48 @@ class Model:
     def verify_unit_conserved(self, expr: sp.Expr) -> Proof:
         """Prove that a one-unit quantity has zero time derivative along the flow."""
         return prove_zero(self.unit_time_derivative(expr))
+
+
+def _repeated(names: tuple[str, ...]) -> list[str]:
+    """The names that occur more than once in ``names``, each once, in order."""
+    return [n for n, count in Counter(names).items() if count > 1]
+
+
+def _check_matrix_layout(
+    of: Model,
+    matrix_states: Mapping[str, tuple[str, ...]],
+    matrix_params: Mapping[str, tuple[tuple[str, ...], ...]],
+) -> None:
+    """``ValueError`` naming the matrix unless ``matrix_states`` and ``matrix_params`` are layouts (``Model``)."""
+    model, states, shared = of.name, of.state_names, of.shared_param_names
+    taken = {*states, *of.unit_param_names, *shared}
+    for matrix in (*matrix_states, *matrix_params):
+        if matrix in taken:
+            raise ValueError(f"{model}: matrix name {matrix!r} is also a state or parameter name, or declared twice")
+        taken.add(matrix)
+    for matrix, rows in matrix_states.items():
+        if not rows or any(r not in states for r in rows) or _repeated(tuple(rows)):
+            raise ValueError(f"{model}: matrix_states[{matrix!r}] must be distinct state names, got {rows!r}")
+    owner: dict[str, str] = {}
+    for matrix, entries in matrix_params.items():
+        width = len(entries[0]) if entries else 0
+        if width == 0 or any(len(row) != width for row in entries):
+            raise ValueError(f"{model}: matrix_params[{matrix!r}] must be nonempty rows of one length, got {entries!r}")
+        positions: dict[str, list[tuple[int, int]]] = {}
+        for i, row in enumerate(entries):
+            for j, name in enumerate(row):
+                if name not in shared:
+                    raise ValueError(f"{model}: matrix_params[{matrix!r}] entry {name!r} is not a shared parameter")
+                if owner.setdefault(name, matrix) != matrix:
+                    raise ValueError(f"{model}: parameter {name!r} is an entry of both {owner[name]!r} and {matrix!r}")
+                positions.setdefault(name, []).append((i, j))
+        for name, where in positions.items():
+            # one parameter for the pair (i, j), (j, i) of a symmetric matrix; any other repeat is a naming clash
+            if len(where) > 2 or (len(where) == 2 and where[1] != where[0][::-1]):
+                raise ValueError(
+                    f"{model}: matrix_params[{matrix!r}] names the entries {where} (0-based) all {name!r}; only the "
+                    "transposed pair (i, j), (j, i) of a symmetric matrix may share a parameter"
+                )
 
 
 class Instance:

@@ -93,7 +93,7 @@ BASE_NAMES: dict[str, str] = {
     "nu": r"\nu",
     "chi": r"\chi",
     "ell": r"\ell",
-    # matrix entries (linear_network): W1_k_j is (W_1)_{kj}, W2T_m_j is (W_2^T)_{mj}, Sxx_kl is (Σ_xx)_{kl}
+    # matrix entries (linear_network): W1_k_j is (W_1)_{kj}, W2T_m_j is (W_2^T)_{mj}, Sxx_k_l is (Σ_xx)_{k,l}
     "W1": r"(W_1)",
     "W2T": r"(W_2^{\top})",
     "Sxx": r"(\Sigma_{xx})",

@@ -9,15 +9,23 @@ Paper orientation (Nam et al. 2025 eq 4): :math:`f(x) = W_2^\top W_1^\top x`, :m
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
+from itertools import count
 
 import numpy as np
 
-from derivations.models.linear_network import linear_network
+from derivations.models.linear_network import linear_network, moment_entries, state_rows
 
 from .budget import MAX_STEPS
-from .validation import finite_array, integer, mapping, positive_number
+from .validation import SYMMETRY_TOLERANCE as SYMMETRY_TOLERANCE  # re-exported: its old home
+from .validation import (
+    finite_array,
+    integer,
+    mapping,
+    matrix_entries,
+    matrix_rows,
+    positive_number,
+)
 
 __all__ = [
     "aligned_weights",
@@ -35,9 +43,7 @@ __all__ = [
 ORIENTATIONS = ("paper", "code")
 ORTHONORMAL_TOLERANCE = 1e-8
 """Largest admissible entry of |MᵀM − I| for the frames of :func:`aligned_weights`."""
-SYMMETRY_TOLERANCE = 1e-12
-"""Largest admissible |S − Sᵀ| of the moment matrices, relative to their largest entry (rounding in products)."""
-_ROW = re.compile(r"(W1|W2T)_([1-9][0-9]*)")
+_STATE_PREFIXES = tuple(f"{name}_" for name in state_rows(1, 1))
 
 
 def _orientation(orientation: object) -> str:
@@ -75,47 +81,61 @@ _oriented = oriented_weights
 
 
 def weights_to_init(W1: np.ndarray, W2: np.ndarray, orientation: str = "paper") -> dict[str, np.ndarray]:
-    """The ``init`` of ``linear_network`` for weights ``W1``, ``W2`` (batch axes first): row ``k`` of ``W1``
-    is the state ``W1_k`` over the units, column ``m`` of ``W2`` (row ``m`` of its transpose) the state ``W2T_m``."""
+    """The ``init`` of ``linear_network`` for weights ``W1``, ``W2`` (batch axes first), by state name: row ``k``
+    of ``W1`` is the state ``W1_k`` over the units, column ``m`` of ``W2`` (row ``m`` of its transpose) the state
+    ``W2T_m`` (the model's ``matrix_states``; ``trajectory`` also takes ``{"W1": W1, "W2T": W2.T}`` directly).
+
+    Arguments: ``W1`` (d×p), ``W2`` (p×c), or their transposes for ``orientation="code"``.
+    Returns: the dict from each state name to its array (batch axes first, units last).
+    Raises: ``ValueError``/``TypeError`` naming ``W1``, ``W2`` or ``orientation``."""
     W1, W2 = _oriented(W1, W2, orientation)
-    init = {f"W1_{k + 1}": W1[..., k, :] for k in range(W1.shape[-2])}
-    init.update({f"W2T_{m + 1}": W2[..., :, m] for m in range(W2.shape[-1])})
-    return init
+    rows = state_rows(W1.shape[-2], W2.shape[-1])
+    return {
+        **matrix_rows("W1", W1, rows["W1"], exact=True, batch_axes=None),
+        **matrix_rows("W2", np.swapaxes(W2, -1, -2), rows["W2T"], exact=True, batch_axes=None),
+    }
 
 
 def init_to_weights(state: Mapping[str, np.ndarray], orientation: str = "paper") -> tuple[np.ndarray, np.ndarray]:
-    """The weight matrices from per-unit states (an ``init`` or a ``trajectory`` result, units on the last axis):
-    the states ``W1_1 … W1_d`` and ``W2T_1 … W2T_c`` (numbered from 1 without gaps, one shape); other keys are
-    ignored."""
+    """The weight matrices from per-unit states (an ``init`` or a ``trajectory`` result, units on the last axis).
+
+    Arguments: ``state`` holding the states ``W1_1 … W1_d`` and ``W2T_1 … W2T_c`` of ``linear_network(d, c)``
+    (its ``matrix_states``, numbered from 1 without gaps, one shape); other keys are ignored.
+    Returns: ``(W1, W2)`` in the paper orientation (d×p, p×c, batch axes first), transposed for ``"code"``.
+    Raises: ``ValueError`` naming ``state`` if the rows are missing, have a gap or differ in shape."""
     orientation = _orientation(orientation)
-    state = mapping("state", state)
-    rows: dict[str, dict[int, str]] = {"W1": {}, "W2T": {}}
-    for key in state:
-        match = _ROW.fullmatch(key) if isinstance(key, str) else None
-        if match:
-            rows[match[1]][int(match[2])] = key
-        elif isinstance(key, str) and key.startswith(("W1_", "W2T_")):
-            raise ValueError(f"state key {key!r} is not W1_k or W2T_m with k, m = 1, 2, …")
-    for kind, found in rows.items():
-        if sorted(found) != list(range(1, len(found) + 1)) or not found:
-            raise ValueError(f"state must hold the linear_network states {kind}_1 … {kind}_n without gaps, got {found}")
-    keys = [key for kind in rows.values() for key in kind.values()]
-    arrays = {key: finite_array(f"state[{key!r}]", state[key], exact=True) for key in keys}
+    given = mapping("state", state)
+    # d and c: the number of rows of W1 and W2T present, counted through the model's own naming
+    d = next(n for n in count() if state_rows(n + 1, 1)["W1"][-1] not in given)
+    c = next(n for n in count() if state_rows(1, n + 1)["W2T"][-1] not in given)
+    rows = state_rows(d, c)
+    expected = "the linear_network states W1_1 … W1_n without gaps and W2T_1 … W2T_m without gaps (n, m >= 1)"
+    if d == 0 or c == 0:
+        raise ValueError(f"state must hold {expected}; got the keys {list(given)}")
+    known = {name for names in rows.values() for name in names}
+    for key in given:
+        if isinstance(key, str) and key.startswith(_STATE_PREFIXES) and key not in known:
+            raise ValueError(f"state key {key!r} is not one of {expected}")
+    arrays = {key: finite_array(f"state[{key!r}]", given[key], exact=True) for key in sorted(known)}
     if len({a.shape for a in arrays.values()}) != 1 or next(iter(arrays.values())).ndim < 1:
         raise ValueError(
             f"state arrays must have one shape (..., p), got { ({k: a.shape for k, a in arrays.items()}) }"
         )
-    W1 = np.stack([arrays[rows["W1"][k]] for k in sorted(rows["W1"])], axis=-2)
-    W2 = np.stack([arrays[rows["W2T"][m]] for m in sorted(rows["W2T"])], axis=-1)
+    W1 = np.stack([arrays[name] for name in rows["W1"]], axis=-2)
+    W2 = np.stack([arrays[name] for name in rows["W2T"]], axis=-1)
     return (W1, W2) if orientation == "paper" else (np.swapaxes(W1, -1, -2), np.swapaxes(W2, -1, -2))
 
 
 def moment_params(Sxx: np.ndarray, Sxy: np.ndarray, Syy: np.ndarray | None = None) -> dict[str, object]:
     r"""The ``params`` of ``linear_network`` from :math:`\Sigma_{xx}` (d×d, symmetric), :math:`\Sigma_{xy}` (d×c)
     and :math:`\Sigma_{yy}` (c×c, symmetric; default the realizable :math:`\Sigma_{xy}^\top\Sigma_{xx}^{+}
-    \Sigma_{xy}`, so that the loss is the excess risk). Entries may be ``mpmath.mpf``. ``ValueError`` naming the
-    block unless the joint moments of :math:`(x, y)` are realizable (positive semidefinite; the model's
-    ``param_check``, ``derivations.models.linear_network.check_second_moments``)."""
+    \Sigma_{xy}`, so that the loss is the excess risk). Entries may be ``mpmath.mpf``.
+
+    Returns: the dict from each parameter name of the model's ``matrix_params`` (``Sxx_k_l`` with k <= l,
+    ``Sxy_k_m``, ``Syy_m_n``) to its entry (``trajectory`` also takes ``{"Sxx": Sxx, "Sxy": Sxy, "Syy": Syy}``).
+    Raises: ``ValueError`` naming the block if a shape is wrong, ``Sxx`` or ``Syy`` is not symmetric (to
+    ``SYMMETRY_TOLERANCE`` relative) or the joint moments of :math:`(x, y)` are not realizable (positive
+    semidefinite; the model's ``param_check``, ``derivations.models.linear_network.check_second_moments``)."""
     Sxx, Sxy = _matrix("Sxx", Sxx), _matrix("Sxy", Sxy)
     if Sxx.ndim != 2 or Sxx.shape[0] != Sxx.shape[1]:
         raise ValueError(f"Sxx must be a square matrix, got shape {Sxx.shape}")
@@ -123,26 +143,13 @@ def moment_params(Sxx: np.ndarray, Sxy: np.ndarray, Syy: np.ndarray | None = Non
         raise ValueError(f"Sxy must have shape ({Sxx.shape[0]}, c), got {Sxy.shape}")
     if Syy is None:
         Syy = Sxy.T @ np.linalg.pinv(Sxx.astype(float)) @ Sxy
-    Syy = _matrix("Syy", Syy)
-    d, c = Sxy.shape
-    if Syy.shape != (c, c):
-        raise ValueError(f"Syy must have shape ({c}, {c}), got {Syy.shape}")
-    for name, matrix in (("Sxx", Sxx), ("Syy", Syy)):
-        asymmetry = np.abs(matrix - matrix.T).astype(float)
-        if np.any(asymmetry > SYMMETRY_TOLERANCE * np.max(np.abs(matrix).astype(float))):
-            raise ValueError(
-                f"{name} must be symmetric (to {SYMMETRY_TOLERANCE:g} relative; its upper triangle is used)"
-            )
+    layout = moment_entries(*Sxy.shape)
     params: dict[str, object] = {}
-    for k in range(d):
-        for j in range(k, d):
-            params[f"Sxx_{k + 1}{j + 1}"] = Sxx[k, j]
-        for m in range(c):
-            params[f"Sxy_{k + 1}{m + 1}"] = Sxy[k, m]
-    for m in range(c):
-        for n in range(m, c):
-            params[f"Syy_{m + 1}{n + 1}"] = Syy[m, n]
-    linear_network(d, c).param_check(params)
+    for name, matrix in (("Sxx", Sxx), ("Sxy", Sxy), ("Syy", Syy)):
+        params.update(matrix_entries(name, matrix, layout[name], exact=True, batch_axes=0))
+    check = linear_network(*Sxy.shape).param_check
+    if check is not None:  # always: linear_network declares check_second_moments
+        check(params)
     return params
 
 

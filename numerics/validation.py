@@ -4,7 +4,7 @@ admissible range, raised before any heavy work."""
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -21,9 +21,12 @@ __all__ = [
     "METHODS",
     "ArgumentTypeError",
     "Inputs",
+    "expand_matrices",
     "finite_array",
     "integer",
     "mapping",
+    "matrix_entries",
+    "matrix_rows",
     "positive_number",
     "validate",
 ]
@@ -31,6 +34,9 @@ __all__ = [
 METHODS = ("closed_form", "mpmath", "scipy", "gd", "taylor")
 # the methods that take ``dps`` (digits of the result)
 DPS_METHODS = ("closed_form", "mpmath", "taylor")
+SYMMETRY_TOLERANCE = 1e-12
+"""Largest admissible difference of two entries of a matrix that name one parameter (the (k, l) and (l, k) of a
+symmetric matrix), relative to the matrix's largest entry (rounding in products)."""
 
 
 class ArgumentTypeError(TypeError, ValueError):
@@ -171,6 +177,7 @@ def validate(model: ModelSpec | Model, t: object, params: object, init: object, 
     number; ``batched`` says whether any argument had a batch axis."""
     times = _times(t)
     init, params = mapping("init", init), mapping("params", params)
+    params, init = expand_matrices(model, params, init, exact)
     _check_keys("init", init, model.state_names)
     _check_keys("params", params, (*model.unit_param_names, *model.shared_param_names))
     state = _state(model, init, exact)
@@ -259,3 +266,100 @@ def _check_jointly(model: Model, unit_params: Mapping[str, np.ndarray], shared: 
             model.param_check({**{k: v[j : j + 1] for k, v in unit_params.items()}, **element})
         except ValueError as exc:
             raise ValueError(f"params, batch element {j}: {exc}") from exc
+
+
+def expand_matrices(
+    model: ModelSpec | Model, params: Mapping[str, object], init: Mapping[str, object], exact: bool = False
+) -> tuple[dict[str, object], dict[str, object]]:
+    """``params`` and ``init`` with each matrix given under its name in ``model.matrix_params`` (shape (r, c) or
+    (batch, r, c)) or ``model.matrix_states`` (shape (r, p) or (batch, r, p)) replaced by its entries or rows
+    (:func:`matrix_entries`, :func:`matrix_rows`); the other keys are kept as they are.
+
+    Raises ``ValueError`` naming the argument if a matrix has the wrong shape, a symmetric one is not symmetric, or
+    a matrix is given both under its name and by some of its entries (rows)."""
+    entries = {
+        name: lambda argument, value, layout=layout: matrix_entries(argument, value, layout, exact)
+        for name, layout in model.matrix_params.items()
+    }
+    rows = {
+        name: lambda argument, value, names=names: matrix_rows(argument, value, names, exact)
+        for name, names in model.matrix_states.items()
+    }
+    return _expanded("params", params, entries), _expanded("init", init, rows)
+
+
+def _expanded(
+    kind: str, given: Mapping[str, object], split: Mapping[str, Callable[[str, object], Mapping[str, object]]]
+) -> dict[str, object]:
+    """``given`` with each key of ``split`` replaced by the parts ``split[key](argument, value)``."""
+    out = dict(given)
+    for name, parts_of in split.items():
+        if name not in given:
+            continue
+        argument = f"{kind}[{name!r}]"
+        parts = parts_of(argument, given[name])
+        both = [key for key in parts if key in given]
+        if both:
+            raise ValueError(f"{kind} gives {name} both as a matrix ({argument}) and by its entries {both}")
+        del out[name]
+        out.update(parts)
+    return out
+
+
+def _check_matrix_shape(
+    argument: str, array: np.ndarray, expected: tuple[int | str, ...], batch_axes: int | None
+) -> None:
+    """``ValueError`` naming ``argument`` and the admissible shapes unless ``array`` is a matrix of the
+    ``expected`` shape (``"p"``: any length) after at most ``batch_axes`` (None: any number of) batch axes."""
+    fits = (
+        array.ndim >= 2
+        and (batch_axes is None or array.ndim <= 2 + batch_axes)
+        and all(e == "p" or e == n for e, n in zip(expected, array.shape[-2:], strict=True))
+    )
+    if not fits:
+        dims = ", ".join(map(str, expected))
+        shapes: dict[int | None, str] = {0: f"({dims})", 1: f"({dims}) or (batch, {dims})"}
+        admissible = shapes.get(batch_axes, f"(..., {dims})")
+        raise ValueError(f"{argument} must have shape {admissible}, got {array.shape}")
+
+
+def matrix_rows(
+    argument: str, value: object, rows: tuple[str, ...], exact: bool = False, batch_axes: int | None = 1
+) -> dict[str, np.ndarray]:
+    """The rows of the matrix ``value`` (shape (r, p), r = ``len(rows)``, after at most ``batch_axes`` leading
+    batch axes; None: any number) by name: ``rows[k]`` → ``value[..., k, :]``.
+
+    Raises the ``TypeError``/``ValueError`` of :func:`finite_array`, and ``ValueError`` naming ``argument`` and
+    the expected shape if the shape is not one of these."""
+    array = finite_array(argument, value, exact=exact)
+    _check_matrix_shape(argument, array, (len(rows), "p"), batch_axes)
+    return {name: array[..., k, :] for k, name in enumerate(rows)}
+
+
+def matrix_entries(
+    argument: str, value: object, layout: tuple[tuple[str, ...], ...], exact: bool = False, batch_axes: int | None = 1
+) -> dict[str, object]:
+    """The entries of the matrix ``value`` (shape (r, c) of ``layout``, its entries' names row by row, after at
+    most ``batch_axes`` leading batch axes; None: any number) by name: ``layout[i][j]`` → ``value[..., i, j]``, a
+    number (``np.float64`` or, with ``exact``, ``mpmath.mpf``) for an unbatched matrix, an array of the batch shape
+    otherwise.
+    Entries that ``layout`` names alike (the (k, l) and (l, k) of a symmetric matrix) must agree to
+    ``SYMMETRY_TOLERANCE`` relative to the largest entry; the first in row order (the upper triangle) is used.
+
+    Raises the ``TypeError``/``ValueError`` of :func:`finite_array`, and ``ValueError`` naming ``argument`` if
+    the shape is not one of these (naming the expected one) or the entries named alike differ."""
+    array = finite_array(argument, value, exact=exact)
+    _check_matrix_shape(argument, array, (len(layout), len(layout[0])), batch_axes)
+    scale = np.max(np.asarray(np.abs(array), dtype=float), axis=(-2, -1))
+    first: dict[str, tuple[int, int]] = {}
+    for i, row in enumerate(layout):
+        for j, name in enumerate(row):
+            k, m = first.setdefault(name, (i, j))
+            difference = np.asarray(np.abs(array[..., i, j] - array[..., k, m]), dtype=float)
+            if np.any(difference > SYMMETRY_TOLERANCE * scale):
+                raise ValueError(
+                    f"{argument} must be symmetric (to {SYMMETRY_TOLERANCE:g} relative; its upper triangle is used): "
+                    f"its entries ({k + 1}, {m + 1}) and ({i + 1}, {j + 1}) differ"
+                )
+    # [()] makes an unbatched entry a number (np.float64, or the mpf itself) and keeps a batched one an array
+    return {name: array[..., i, j][()] for name, (i, j) in first.items()}

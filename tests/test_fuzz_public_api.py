@@ -407,8 +407,9 @@ def _trajectory_mutation(draw: st.DrawFn, model: object, method: str) -> tuple[s
     if positive:
         options["positive param 0"] = _in("params", positive[0], 0.0)
     if model.name == "linear_network":
-        options["Sxx = -I"] = lambda a: {**a, "params": {**a["params"], "Sxx_11": -1.0, "Sxx_22": -1.0, "Sxx_12": 0.0}}
-        options["Syy = 0, Sxy != 0"] = lambda a: {**a, "params": {**a["params"], "Syy_11": 0.0, "Sxy_11": 1.0}}
+        negative = {"Sxx_1_1": -1.0, "Sxx_2_2": -1.0, "Sxx_1_2": 0.0}
+        options["Sxx = -I"] = lambda a: {**a, "params": {**a["params"], **negative}}
+        options["Syy = 0, Sxy != 0"] = lambda a: {**a, "params": {**a["params"], "Syy_1_1": 0.0, "Sxy_1_1": 1.0}}
     if method == "gd":
         options |= {
             "lr missing": lambda a: {k: v for k, v in a.items() if k != "lr"},
@@ -579,7 +580,7 @@ def moment_cases(draw: st.DrawFn) -> Case:
         return ln.moment_params(*arguments)
 
     def check(params: dict) -> str | None:
-        return None if params[f"Sxy_{d}{c}"] == Sxy[d - 1, c - 1] else "Sxy entry not kept"
+        return None if params[f"Sxy_{d}_{c}"] == Sxy[d - 1, c - 1] else "Sxy entry not kept"
 
     return Case(
         "moment_params", call, ("Sxx", "Sxy", "Syy"), f"{construction} {mutation} d={d} c={c}", bad, valid, check

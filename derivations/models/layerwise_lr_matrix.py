@@ -6,15 +6,22 @@ units' state ``W_1 … W_{d0}``), inputs :math:`x = \xi\, n` for a fixed directi
 :math:`\mathbb E y^2 = b^2/a`, learning rates ``eta_u`` for ``u`` and ``eta_w`` for ``W``. The gradient of
 every row is parallel to :math:`n^\top`, so :math:`W(t) - W(0) = (w(t) - w(0))\, n^\top` with :math:`w = Wn`
 (the rank-1 effect). ``layerwise_lr_matrix(d0)`` builds the model for input dimension ``d0``.
+
+Declared layout (the numerics take and return these as arrays): ``matrix_states`` ``WT`` with rows
+``W_1 … W_{d0}``, shape (d0, p), the transpose of :math:`W` (unit ``i`` is row :math:`w_i^\top` of :math:`W`,
+so state ``W_k`` over the units is column ``k`` of :math:`W`); ``matrix_params`` ``n``, the column vector
+:math:`n` as a (d0, 1) matrix of the parameters ``n_1 … n_{d0}`` (a vector is declared as a one-column matrix:
+give it with shape (d0, 1), or (batch, d0, 1)).
 """
 
 from __future__ import annotations
 
 from functools import cache
+from typing import cast
 
 import sympy as sp
 
-from ..model import Model, Quantity
+from ..model import Model, Quantity, Symbols
 
 
 @cache
@@ -34,6 +41,11 @@ def layerwise_lr_matrix(d0: int = 3) -> Model:
         hidden = [sum(s[r][i] * s[m] for r, m in zip(rows, directions, strict=True)) for i in range(len(s["u"]))]
         return s["gamma"] * sum(ui * hi for ui, hi in zip(s["u"], hidden, strict=True)) * x[0]
 
+    def moment(s: Symbols, i: int, j: int) -> sp.Expr:
+        # E xi^2 = a, E xi y = b, E y^2 = b^2 / a (a realizable target); a and b are shared parameters (symbols)
+        a_s, b_s = cast(sp.Symbol, s["a"]), cast(sp.Symbol, s["b"])
+        return (a_s, b_s, b_s**2 / a_s)[i + j]
+
     return Model(
         name="layerwise_lr_matrix",
         title=f"Linear network with a full first layer (d0 = {d0}) and layer-wise learning rates",
@@ -43,7 +55,7 @@ def layerwise_lr_matrix(d0: int = 3) -> Model:
         shared_param_names=("gamma", "eta_u", "eta_w", "a", "b", *directions),
         network=network,
         target=lambda s, x: x[1],
-        moment=lambda s, i, j: (s["a"], s["b"], s["b"] ** 2 / s["a"])[i + j],
+        moment=moment,
         input_dim=lambda p: 2,
         quantities={
             "uw": Quantity("sum", u * w_dot_n, "u . (W n)"),
@@ -53,6 +65,8 @@ def layerwise_lr_matrix(d0: int = 3) -> Model:
         domains={"gamma": "positive", "eta_u": "positive", "eta_w": "positive", "a": "positive", "b": "real"},
         notes=("x = xi n; the network sees only xi and the direction n",),
         learning_rates={"u": "eta_u", **{r: "eta_w" for r in rows}},
+        matrix_states={"WT": rows},
+        matrix_params={"n": tuple((name,) for name in directions)},
     )
 
 

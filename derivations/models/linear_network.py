@@ -8,8 +8,15 @@ Units are the ``p`` hidden neurons: unit ``j`` carries column ``j`` of :math:`W_
 so the instance symbol ``W1_k_j`` is :math:`(W_1)_{kj}`) and row ``j`` of :math:`W_2`, i.e. column ``j`` of
 :math:`W_2^\top` (states ``W2T_1 … W2T_c``, instance symbol ``W2T_m_j`` is :math:`(W_2^\top)_{mj}`).
 The input :math:`x \in \mathbb R^d` and the target :math:`y \in \mathbb R^c` are random vectors with
-moments :math:`\Sigma_{xx}` (symmetric, parameters ``Sxx_kl``, ``k <= l``), :math:`\Sigma_{xy}` (``Sxy_km``)
-and :math:`\Sigma_{yy}` (``Syy_mn``, ``m <= n``); the loss is :math:`\tfrac12\mathbb E\|y - f(x)\|^2`.
+moments :math:`\Sigma_{xx}` (symmetric, parameters ``Sxx_k_l``, ``k <= l``), :math:`\Sigma_{xy}` (``Sxy_k_m``)
+and :math:`\Sigma_{yy}` (``Syy_m_n``, ``m <= n``); the loss is :math:`\tfrac12\mathbb E\|y - f(x)\|^2`.
+Indices are 1-based and separated by ``_``, so the names are distinct at every size (``Sxy_1_11`` and
+``Sxy_11_1``).
+
+The layout is declared on the model (:func:`state_rows`, :func:`moment_entries`; the numerics take and return
+these matrices as arrays): ``matrix_states`` ``W1`` (rows ``W1_1 … W1_d``, shape (d, p)) and ``W2T`` (rows
+``W2T_1 … W2T_c``, shape (c, p): the transpose of :math:`W_2`), ``matrix_params`` ``Sxx`` (d×d, the entries
+``(k, l)`` and ``(l, k)`` both ``Sxx_k_l`` with ``k <= l``), ``Sxy`` (d×c) and ``Syy`` (c×c, symmetric).
 The units interact only through the product :math:`P = W_1W_2` (the sums ``P_k_m``), so one unit field
 serves every width ``p``. ``linear_network(d, c)`` builds the model; the registry holds ``d = 3``, ``c = 2``.
 Its ``param_check`` (:func:`check_second_moments`) refuses moments that no random vector :math:`(x, y)` has.
@@ -29,8 +36,10 @@ __all__ = [
     "REALIZABLE_TOLERANCE",
     "check_second_moments",
     "linear_network",
+    "moment_entries",
     "moment_matrices",
     "product_name",
+    "state_rows",
     "weights",
 ]
 
@@ -41,10 +50,27 @@ REALIZABLE_TOLERANCE = 1e-9
 moments computed from data or from a pseudo-inverse, e.g. the default ``Syy`` of ``moment_params``)."""
 
 
-def _pair(prefix: str, i: int, j: int, symmetric: bool) -> str:
+def state_rows(d: int, c: int) -> dict[str, tuple[str, ...]]:
+    """The ``matrix_states`` of ``linear_network(d, c)``: ``W1`` → ``("W1_1", …, "W1_d")`` (row ``k`` of
+    :math:`W_1` over the units) and ``W2T`` → ``("W2T_1", …, "W2T_c")`` (row ``m`` of :math:`W_2^\top`)."""
+    return {"W1": tuple(f"W1_{k + 1}" for k in range(d)), "W2T": tuple(f"W2T_{m + 1}" for m in range(c))}
+
+
+def _entry(prefix: str, i: int, j: int, symmetric: bool) -> str:
+    # the separator makes the name injective in (i, j): Sxy_1_11 != Sxy_11_1
     if symmetric and i > j:
         i, j = j, i
-    return f"{prefix}_{i + 1}{j + 1}"
+    return f"{prefix}_{i + 1}_{j + 1}"
+
+
+def moment_entries(d: int, c: int) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The ``matrix_params`` of ``linear_network(d, c)``: the parameter name of every entry of ``Sxx`` (d×d),
+    ``Sxy`` (d×c) and ``Syy`` (c×c), row by row; the symmetric ``Sxx`` and ``Syy`` name entries ``(k, l)`` and
+    ``(l, k)`` by one parameter, ``Sxx_k_l`` with ``k <= l`` (1-based)."""
+    return {
+        name: tuple(tuple(_entry(name, i, j, symmetric) for j in range(cols)) for i in range(rows))
+        for name, rows, cols, symmetric in (("Sxx", d, d, True), ("Sxy", d, c, False), ("Syy", c, c, True))
+    }
 
 
 def product_name(k: int, m: int) -> str:
@@ -58,31 +84,33 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
     for name, value in (("d", d), ("c", c)):
         if not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    rows1 = tuple(f"W1_{k + 1}" for k in range(d))
-    rows2 = tuple(f"W2T_{m + 1}" for m in range(c))
-    sxx = sorted({_pair("Sxx", k, j, True) for k in range(d) for j in range(d)})
-    sxy = [_pair("Sxy", k, m, False) for k in range(d) for m in range(c)]
-    syy = sorted({_pair("Syy", m, n, True) for m in range(c) for n in range(c)})
+    rows = state_rows(d, c)
+    rows1, rows2 = rows["W1"], rows["W2T"]
+    entries = moment_entries(d, c)
+    # each parameter once, in row order (the upper triangle of a symmetric matrix)
+    param_names = tuple(dict.fromkeys(n for matrix in entries.values() for row in matrix for n in row))
     unit = {name: sp.Symbol(name, real=True) for name in (*rows1, *rows2)}
     P = [[sp.Symbol(product_name(k, m), real=True) for m in range(c)] for k in range(d)]
-    S = {name: sp.Symbol(name, real=True) for name in (*sxx, *sxy, *syy)}
+    S = {name: sp.Symbol(name, real=True) for name in param_names}
+    Sxx, Sxy, Syy = entries["Sxx"], entries["Sxy"], entries["Syy"]
 
     def moment(s, i, j):
-        kinds = [("x", i) if i < d else ("y", i - d), ("x", j) if j < d else ("y", j - d)]
-        (ki, a), (kj, b) = kinds
-        if ki == kj:
-            return s[_pair("Sxx" if ki == "x" else "Syy", a, b, True)]
-        k, m = (a, b) if ki == "x" else (b, a)
-        return s[_pair("Sxy", k, m, False)]
+        # z = (x, y): the first d components are x
+        if i < d and j < d:
+            return s[Sxx[i][j]]
+        if i >= d and j >= d:
+            return s[Syy[i - d][j - d]]
+        k, m = (i, j - d) if i < d else (j, i - d)
+        return s[Sxy[k][m]]
 
     def network(s, x):
         hidden = [sum(s[rows1[k]][j] * x[k] for k in range(d)) for j in range(len(s[rows1[0]]))]
         return tuple(sum(h * w for h, w in zip(hidden, s[rows2[m]], strict=True)) for m in range(c))
 
     loss = (
-        sum(S[_pair("Syy", m, m, True)] for m in range(c)) / 2
-        - sum(S[_pair("Sxy", k, m, False)] * P[k][m] for k in range(d) for m in range(c))
-        + sum(S[_pair("Sxx", k, j, True)] * P[k][m] * P[j][m] for k in range(d) for j in range(d) for m in range(c)) / 2
+        sum(S[Syy[m][m]] for m in range(c)) / 2
+        - sum(S[Sxy[k][m]] * P[k][m] for k in range(d) for m in range(c))
+        + sum(S[Sxx[k][j]] * P[k][m] * P[j][m] for k in range(d) for j in range(d) for m in range(c)) / 2
     )
     entry_names = [[str(moment(S, i, j)) for j in range(d + c)] for i in range(d + c)]
 
@@ -90,7 +118,7 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
         check_second_moments([[params[n] for n in row] for row in entry_names], entry_names, d)
 
     products = {
-        product_name(k, m): Quantity("sum", unit[rows1[k]] * unit[rows2[m]], f"(W1 W2)_{k + 1}{m + 1}")
+        product_name(k, m): Quantity("sum", unit[rows1[k]] * unit[rows2[m]], f"(W1 W2)_{k + 1},{m + 1}")
         for k in range(d)
         for m in range(c)
     }
@@ -100,7 +128,7 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
         reference="Nam et al. 2025, eq 4 and App. C.3",
         state_names=(*rows1, *rows2),
         unit_param_names=(),
-        shared_param_names=(*sxx, *sxy, *syy),
+        shared_param_names=param_names,
         network=network,
         target=lambda s, x: tuple(x[d:]),
         moment=moment,
@@ -111,6 +139,8 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
             "unit j = hidden neuron j: column j of W1 and row j of W2",
         ),
         param_check=realizable,
+        matrix_states=rows,
+        matrix_params=entries,
     )
 
 
@@ -166,11 +196,9 @@ def weights(instance: Instance, orientation: str = "paper") -> tuple[sp.Matrix, 
     (:math:`d\times p`, :math:`p\times c`), or their transposes for ``orientation="code"`` (:math:`f = W_2W_1x`)."""
     if orientation not in ("paper", "code"):
         raise ValueError(f"orientation must be 'paper' or 'code', got {orientation!r}")
-    names = instance.model.state_names
-    rows1 = [n for n in names if n.startswith("W1_")]
-    rows2 = [n for n in names if n.startswith("W2T_")]
-    W1 = sp.Matrix([list(instance.state[n]) for n in rows1])
-    W2 = sp.Matrix([list(instance.state[n]) for n in rows2]).T
+    rows = instance.model.matrix_states
+    W1 = sp.Matrix([list(instance.state[n]) for n in rows["W1"]])
+    W2 = sp.Matrix([list(instance.state[n]) for n in rows["W2T"]]).T
     return (W1, W2) if orientation == "paper" else (W1.T, W2.T)
 
 

@@ -61,13 +61,13 @@ def test_conservation_arguments_and_budget() -> None:
 
 
 def test_second_moments_check_names_the_block() -> None:
-    names = [["Sxx_11", "Sxy_11"], ["Sxy_11", "Syy_11"]]
+    names = [["Sxx_1_1", "Sxy_1_1"], ["Sxy_1_1", "Syy_1_1"]]
     check_second_moments([[1.0, 1.0], [1.0, 1.0]], names, 1)  # x = y: singular, realizable
     check_second_moments([[1.0, 0.5], [0.5, 0.25 * (1 - 1e-12)]], names, 1)  # within the rounding tolerance
     for matrix, pattern in (
         ([[1.0, 1.0], [1.0, 0.9]], r"Sxy must be realizable"),  # |correlation| > 1
         ([[-1.0, 0.0], [0.0, 1.0]], r"Sxx must have a diagonal >= 0"),
-        ([[1.0, 1.0], [1.0, 0.0]], r"Syy has Syy_11 = 0 but Sxy_11"),
+        ([[1.0, 1.0], [1.0, 0.0]], r"Syy has Syy_1_1 = 0 but Sxy_1_1"),
     ):
         with pytest.raises(ValueError, match=pattern):
             check_second_moments(matrix, names, 1)

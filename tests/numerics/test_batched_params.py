@@ -167,14 +167,14 @@ def test_realizable_moments_are_checked_per_batch_element() -> None:
     realizable (Sxy too large for Sxx and Syy) is refused naming that element; the realizable ones run."""
     model = models.get("linear_network")
     good = {n: 0.0 for n in model.shared_param_names}
-    good.update({n: 1.0 for n in model.shared_param_names if n[-2] == n[-1] and not n.startswith("Sxy")})
-    good.update(Sxy_11=0.5, Sxy_22=0.3)
-    bad = dict(good, Sxy_11=3.0)
+    good.update({row[i]: 1.0 for name in ("Sxx", "Syy") for i, row in enumerate(model.matrix_params[name])})
+    good.update(Sxy_1_1=0.5, Sxy_2_2=0.3)
+    bad = dict(good, Sxy_1_1=3.0)
     init = {n: np.array([[0.1, -0.2], [0.3, 0.05]]) for n in model.state_names}
     stacked = {n: np.array([good[n], bad[n]]) for n in model.shared_param_names}
     with pytest.raises(ValueError, match=r"batch element 1: Sxy must be realizable"):
         trajectory("linear_network", T, stacked, init, method="gd", lr=0.1)
-    other = dict(good, Sxy_11=0.2, Sxy_32=-0.4)
+    other = dict(good, Sxy_1_1=0.2, Sxy_3_2=-0.4)
     both = {n: np.array([good[n], other[n]]) for n in model.shared_param_names}
     run = trajectory("linear_network", T, both, init, method="gd", lr=0.1)
     singles = [

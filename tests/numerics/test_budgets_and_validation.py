@@ -163,7 +163,7 @@ def _network_init() -> dict:
     ("Sxx", "Sxy", "Syy", "pattern"),
     [
         (-np.eye(3), np.ones((3, 2)), None, r"Sxx must have a diagonal >= 0"),
-        (np.eye(3), np.ones((3, 2)), np.zeros((2, 2)), r"Syy has Syy_11 = 0 but Sxy_11 = 1\.0"),
+        (np.eye(3), np.ones((3, 2)), np.zeros((2, 2)), r"Syy has Syy_1_1 = 0 but Sxy_1_1 = 1\.0"),
         (np.array([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]]), np.ones((3, 2)), None, r"Sxx must be positive"),
         (np.eye(3), np.ones((3, 2)), np.eye(2), r"Sxy must be realizable with Sxx and Syy"),
     ],
@@ -178,11 +178,11 @@ def test_trajectory_refuses_unrealizable_moments_and_keeps_the_loss_nonnegative(
     refuses it in ``trajectory`` too (params written by hand); the realizable default Syy (rank-deficient joint
     moments) is accepted and the loss at the teacher is 0."""
     params = ln.moment_params(np.eye(3), np.ones((3, 2)))
-    bad = {**params, "Sxx_11": -1.0, "Sxx_22": -1.0, "Sxx_33": -1.0}
+    bad = {**params, "Sxx_1_1": -1.0, "Sxx_2_2": -1.0, "Sxx_3_3": -1.0}
     with pytest.raises(ValueError, match=r"Sxx must have a diagonal >= 0"):
         trajectory(linear_network(3, 2), [0.0], bad, _network_init(), method="scipy")
-    with pytest.raises(ValueError, match=r"Syy has Syy_11 = 0"):
-        trajectory(linear_network(3, 2), [0.0], {**params, "Syy_11": 0.0}, _network_init(), method="scipy")
+    with pytest.raises(ValueError, match=r"Syy has Syy_1_1 = 0"):
+        trajectory(linear_network(3, 2), [0.0], {**params, "Syy_1_1": 0.0}, _network_init(), method="scipy")
     run = trajectory(linear_network(3, 2), [0.0, 20.0], params, _network_init(), method="scipy")
     assert np.all(run["loss"] >= -1e-14) and run["loss"][-1] < 1e-10
 
@@ -190,8 +190,8 @@ def test_trajectory_refuses_unrealizable_moments_and_keeps_the_loss_nonnegative(
 def test_moments_whose_forced_moment_underflows_are_accepted() -> None:
     """Sxy = 1e-200 forces E[y²] >= 1e-400, which float64 rounds to the 0 of the default Syy."""
     params = ln.moment_params(np.eye(1), np.array([[1e-200]]))
-    assert params["Syy_11"] == 0.0
-    with pytest.raises(ValueError, match=r"Syy has Syy_11 = 0"):
+    assert params["Syy_1_1"] == 0.0
+    with pytest.raises(ValueError, match=r"Syy has Syy_1_1 = 0"):
         ln.moment_params(np.eye(1), np.array([[1e-150]]), np.zeros((1, 1)))
 
 

@@ -1,0 +1,88 @@
+"""Model names and declared matrix layouts: names that cannot collide at any size (``linear_network(11, 11)``,
+where the old concatenated indices made ``Sxy[0, 10]`` and ``Sxy[10, 0]`` both ``Sxy_111``), every moment entry
+reaching the derived flow, and models with repeated names or broken layouts refused at construction."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+import sympy as sp
+
+from derivations.models.layerwise_lr_matrix import layerwise_lr_matrix
+from derivations.models.linear_network import linear_network, moment_entries, state_rows
+
+D = C = 11
+
+
+def _old_name(prefix: str, i: int, j: int) -> str:
+    """The naming before the separator (a wrong variant kept to show what the checks below catch)."""
+    return f"{prefix}_{i + 1}{j + 1}"
+
+
+def test_eleven_by_eleven_moments_have_distinct_names() -> None:
+    model = linear_network(D, C)
+    sxy = [name for row in model.matrix_params["Sxy"] for name in row]
+    assert len(sxy) == len(set(sxy)) == D * C
+    assert model.matrix_params["Sxy"][0][10] == "Sxy_1_11" and model.matrix_params["Sxy"][10][0] == "Sxy_11_1"
+    # symmetric blocks: one parameter per unordered pair, (k, l) and (l, k) alike
+    for name, n in (("Sxx", D), ("Syy", C)):
+        entries = model.matrix_params[name]
+        assert all(entries[i][j] == entries[j][i] for i in range(n) for j in range(n))
+        assert len({e for row in entries for e in row}) == n * (n + 1) // 2
+    assert len(set(model.shared_param_names)) == len(model.shared_param_names) == D * C + D * (D + 1)
+    assert model.matrix_states == {"W1": state_rows(D, C)["W1"], "W2T": state_rows(D, C)["W2T"]}
+    assert dict(model.matrix_params) == moment_entries(D, C)
+    # the old naming collides at this size: the count above is what tells them apart
+    assert len({_old_name("Sxy", k, m) for k in range(D) for m in range(C)}) < D * C
+
+
+def test_every_moment_entry_reaches_the_derived_flow() -> None:
+    """Spec §1: W1' = M W2ᵀ with M = Sxy − Sxx W1 W2, so d(W1_kj)'/d(Sxy_km) = (W2ᵀ)_mj for every k, m: each of
+    the 121 entries enters the field of its own row, none is merged with another."""
+    model = linear_network(D, C)
+    inst = model.instance(1)
+    field = inst.vector_field
+    for k in range(D):
+        velocity = field[inst.state[model.matrix_states["W1"][k]][0]]
+        for m in range(C):
+            entry = inst.sym[model.matrix_params["Sxy"][k][m]]
+            assert sp.diff(velocity, entry) == inst.state[model.matrix_states["W2T"][m]][0], (k, m)
+
+
+def test_a_model_with_repeated_names_is_refused() -> None:
+    model = linear_network(2, 1)
+    with pytest.raises(ValueError, match=r"\['Sxx_1_1'\] repeat"):
+        replace(model, shared_param_names=(*model.shared_param_names, "Sxx_1_1"))
+    with pytest.raises(ValueError, match=r"\['W1_1'\] repeat"):
+        replace(model, unit_param_names=("W1_1",))
+    # the old naming at d = c = 11 declares Sxy_111 twice: refused rather than silently merged
+    big = linear_network(D, C)
+    old = tuple(_old_name("Sxy", k, m) for k in range(D) for m in range(C))
+    with pytest.raises(ValueError, match=r"Sxy_111"):
+        replace(big, shared_param_names=old, matrix_params={})
+
+
+@pytest.mark.parametrize(
+    ("change", "pattern"),
+    [
+        ({"matrix_states": {"Sxy_1_1": ("W1_1",)}}, r"matrix name 'Sxy_1_1' is also a state or parameter"),
+        ({"matrix_states": {"W1": ("W1_1", "W1_1")}}, r"matrix_states\['W1'\] must be distinct state names"),
+        ({"matrix_states": {"W1": ("W1_1", "Sxx_1_1")}}, r"matrix_states\['W1'\] must be distinct state names"),
+        ({"matrix_params": {"Sxy": (("Sxy_1_1",), ("W1_1",))}}, r"entry 'W1_1' is not a shared parameter"),
+        ({"matrix_params": {"Sxx": (("Sxx_1_1", "Sxx_1_2"), ("Sxx_1_2",))}}, r"rows of one length"),
+        ({"matrix_params": {"S": (("Sxx_1_1", "Sxx_1_1"),)}}, r"only the transposed pair"),
+        ({"matrix_params": {"A": (("Sxx_1_1",),), "B": (("Sxx_1_1",),)}}, r"entry of both 'A' and 'B'"),
+        ({"matrix_states": {"M": ("W1_1",)}, "matrix_params": {"M": (("Sxx_1_1",),)}}, r"declared twice"),
+    ],
+)
+def test_a_broken_matrix_layout_is_refused(change, pattern) -> None:
+    with pytest.raises(ValueError, match=pattern):
+        replace(linear_network(2, 1), **change)
+
+
+def test_layerwise_lr_matrix_declares_its_first_layer_and_direction() -> None:
+    model = layerwise_lr_matrix(3)
+    # rows W_1 … W_3 over the units: the transpose of the paper's W, whose rows w_i are the units
+    assert model.matrix_states == {"WT": ("W_1", "W_2", "W_3")}
+    assert model.matrix_params == {"n": (("n_1",), ("n_2",), ("n_3",))}
