@@ -45,7 +45,7 @@ from sympy.polys.matrices import DomainMatrix
 from sympy.polys.matrices.sdm import SDM
 from sympy.polys.rings import PolyElement, PolyRing, sring
 
-from . import models as registry
+from . import registry
 from .model import Instance, Model, input_coefficients
 from .proof import Proof, prove_zero
 

@@ -18,16 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
-
 import sympy as sp
 
+from .closed_form import ClosedForm, Unsolved
 from .proof import Proof, prove_zero
 
-if TYPE_CHECKING:
-    from .closed_form import ClosedForm, Unsolved
-
-__all__ = ["Instance", "Model", "Quantity", "input_coefficients", "outputs", "population_loss"]
+__all__ = ["Instance", "Model", "Quantity", "input_coefficients", "outputs", "population_loss", "use_solver"]
 
 Symbols = Mapping[str, "sp.Symbol | tuple[sp.Symbol, ...]"]
 
@@ -71,6 +67,26 @@ def population_loss(
         for j in range(len(inputs))
         if moment(i, j) != 0
     )
+
+
+# ``Model.solution`` calls the pipeline, which itself builds on this module: the package's ``__init__`` installs
+# ``pipeline.solve`` here (``use_solver``), so that this module does not import the pipeline.
+_solver: Callable[[Model], ClosedForm | Unsolved] | None = None
+
+
+def use_solver(solver: Callable[[Model], ClosedForm | Unsolved]) -> None:
+    """Install the function behind ``Model.solution`` (``derivations`` installs ``pipeline.solve`` on import).
+
+    Arguments:
+        solver: called with the model, returns its ``ClosedForm`` or ``Unsolved``.
+
+    Raises:
+        TypeError: ``solver`` is not callable.
+    """
+    global _solver
+    if not callable(solver):
+        raise TypeError(f"solver must be callable, got {type(solver).__name__}")
+    _solver = solver
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,15 +133,13 @@ class Model:
     @property
     def solution(self) -> ClosedForm | Unsolved:
         """``derivations.solve(self)``: the closed form derived from the flow, or why there is none (cached)."""
-        from .pipeline import solve
-
-        return solve(self)
+        if _solver is None:
+            raise RuntimeError("no solver is installed: import derivations (its __init__ installs pipeline.solve)")
+        return _solver(self)
 
     @property
     def closed_form(self) -> ClosedForm:
         """The derived closed form; ``ValueError`` quoting ``Unsolved.reason`` if the pipeline found none."""
-        from .closed_form import ClosedForm
-
         solution = self.solution
         if not isinstance(solution, ClosedForm):
             raise ValueError(str(solution))

@@ -27,7 +27,7 @@ from functools import cache
 
 import sympy as sp
 
-from . import models
+from . import registry
 from .closed_form import ClosedForm, Unsolved
 from .conservation import conserved_quantities
 from .derivation import Derivation, Step
@@ -59,7 +59,7 @@ KIND_TEXT = {
 def solve(model: Model | str) -> ClosedForm | Unsolved:
     """The closed form of ``model`` derived from its gradient flow, or ``Unsolved`` with the step that stopped
     and why (see the module docstring). Cached per model object."""
-    return _solve(models.get(model))
+    return _solve(registry.get(model))
 
 
 def classify(rhs: sp.Expr, y: sp.Symbol, t: sp.Symbol) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from . import models as registry
+from . import registry
 from .closed_form import ClosedForm
 from .conservation import UnsupportedModelError, conserved_quantities
 from .matrix_flow import conserved_matrix_derivative, matrix_gradient_flow
