@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+
 import sympy as sp
 
 from .closed_form import ClosedForm, Unsolved

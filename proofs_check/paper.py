@@ -18,11 +18,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
 from proofs_check.claims import Citation, Claim, Outcome
+
+if TYPE_CHECKING:
+    from derivations.derivation import Derivation
+    from derivations.model import Model
 
 __all__ = ["Experiment", "Measurement", "Paper", "PaperInfo"]
 
@@ -112,7 +116,9 @@ class Paper:
     """A paper whose claims are checked: metadata, the models it studies, its notation, its claims.
 
     ``models`` are model names of the registry or :class:`derivations.model.Model` objects (registered or not);
-    ``notation`` maps symbol names to LaTeX. Every symbol of a claim's statement must be a symbol of one of the
+    ``notation`` maps symbol names to LaTeX; ``equation_tags`` map a model's name to its derivation's step keys and
+    the paper's equation numbers for them (``{"two_layer_scalar": {"clock_ode": "86–87"}}``, read by
+    :meth:`derivation`). Every symbol of a claim's statement must be a symbol of one of the
     models (state, parameter, quantity, initial value ``<state>_0``), the time ``t``, or declared in the
     notation (:meth:`symbol`); a definition given there is substituted before the statement is decided.
     """
@@ -128,6 +134,7 @@ class Paper:
         *,
         models: Iterable[object] = (),
         notation: Mapping[str, str] | None = None,
+        equation_tags: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
         if not isinstance(key, str) or not key.isidentifier():
             raise ValueError(f"paper key must be an identifier such as 'smith2026', got {key!r}")
@@ -139,6 +146,8 @@ class Paper:
         self.key, self.title, self.authors, self.venue, self.year, self.url = key, title, authors, venue, year, url
         self.models = tuple(models)
         self.notation: dict[str, str] = dict(notation or {})
+        # model name -> step key (Step.key) -> this paper's equation number: the library's derivations carry none
+        self.equation_tags: dict[str, dict[str, str]] = {m: dict(t) for m, t in (equation_tags or {}).items()}
         self._definitions: dict[str, object] = {}
         self._resolved: dict[str, sp.Expr] = {}
         self._claims: dict[str, Claim] = {}
@@ -160,6 +169,24 @@ class Paper:
         from derivations import models
 
         return [models.get(m) for m in self.models]
+
+    def derivation(self, model: Model | str) -> Derivation:
+        """The solved derivation of ``model``, its steps tagged with this paper's equation numbers.
+
+        Arguments:
+            model: a :class:`derivations.model.Model` or a registered model's name.
+
+        Returns:
+            ``model.closed_form.derivation`` tagged by ``equation_tags[model.name]`` (``Derivation.tagged``).
+
+        Raises:
+            ValueError: an unknown model name, or ``derivations.solve`` found no closed form (its reason quoted).
+            TypeError: ``model`` is neither a name nor a ``Model``.
+        """
+        from derivations import models
+
+        resolved = models.get(model)
+        return resolved.closed_form.derivation.tagged(self.equation_tags.get(resolved.name, {}))
 
     # ------------------------------------------------------------------------------------------ notation
     def symbol(self, name: str, latex: str | None = None, definition: object = None, **assumptions: bool) -> sp.Symbol:
