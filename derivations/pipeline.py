@@ -221,13 +221,13 @@ def _reduce(model: Model, names: dict[str, sp.Symbol]) -> tuple[ScalarReduction 
         reasons.append(("reduction", structure))
     else:
         for zero in ((), *invariant_subsets(model, structure)):
-            reduction = clock_reduction(model, structure, zero, names)
-            if isinstance(reduction, str):
-                if ("reduction", reduction) not in reasons:
-                    reasons.append(("reduction", reduction))
+            clock = clock_reduction(model, structure, zero, names)
+            if isinstance(clock, str):
+                if ("reduction", clock) not in reasons:
+                    reasons.append(("reduction", clock))
                 continue
-            _structure_step(model, structure, reduction.derivation)
-            found = _solvable(model, reduction, t, reasons)
+            _structure_step(model, structure, clock.derivation)
+            found = _solvable(model, clock, t, reasons)
             if found is not None:
                 general = _unsolved(model, reasons[:1]) if zero else None
                 return found, general

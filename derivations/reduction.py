@@ -112,8 +112,9 @@ def linear_structure(model: Model) -> LinearStructure | str:
         if not isinstance(found, str):
             (g, A), C = found, constant
             break
+        reason = found
     else:
-        return found
+        return reason
     if sp.expand(A * C - C * A) != sp.zeros(*A.shape):
         return f"the constant parts A = {A.tolist()} and C = {C.tolist()} do not commute"
     return _eigen_structure(states, g, A, C)

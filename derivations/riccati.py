@@ -158,7 +158,7 @@ def _coefficients(poly: sp.Poly) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     """``(c2, c1, c0)``, each factored: ``Poly`` expands them, and a square such as ``(a_0 + b_0)^2`` must stay one,
     or it cancels in floating point for nearly anti-balanced units."""
     y = poly.gen
-    return tuple(sp.factor(poly.coeff_monomial(y**n)) for n in (2, 1, 0))  # type: ignore[return-value]
+    return tuple(sp.factor(poly.coeff_monomial(y**n)) for n in (2, 1, 0))
 
 
 def _classify(c2: sp.Expr, c1: sp.Expr, c0: sp.Expr, y0: sp.Expr) -> str:

@@ -15,6 +15,7 @@ from functools import cache
 import sympy as sp
 
 from ..model import Model, Quantity
+from .layerwise_lr_linear import realizable_moment
 
 
 @cache
@@ -43,7 +44,7 @@ def layerwise_lr_matrix(d0: int = 3) -> Model:
         shared_param_names=("gamma", "eta_u", "eta_w", "a", "b", *directions),
         network=network,
         target=lambda s, x: x[1],
-        moment=lambda s, i, j: (s["a"], s["b"], s["b"] ** 2 / s["a"])[i + j],
+        moment=realizable_moment,
         input_dim=lambda p: 2,
         quantities={
             "uw": Quantity("sum", u * w_dot_n, "u . (W n)"),
