@@ -103,9 +103,9 @@ class Model:
     ``(mu/2) sum_i (a_i^2 + b_i^2)``; it enters the flow (and the quantities that declare it), not the NTK.
     ``tags`` (optional, for a user's own model; the built-in models have none, their papers tag them) map the
     step keys of ``derivations.solve`` (``"flow"``, ``"conserved"``, ``"clock_ode"``, ``"solution"``, …) to equation
-    numbers, stamped on the solved derivation by ``Derivation.tagged``. ``param_check``, if given, checks the parameters jointly (a mapping from each parameter name to its
-    value, after the per-parameter checks) and raises ``ValueError`` naming the offending ones, e.g. moments
-    that no random vector has.
+    numbers, stamped on the solved derivation by ``Derivation.tagged``. ``param_check``, if given, checks the
+    parameters jointly (a mapping from each parameter name to its value, after the per-parameter checks) and
+    raises ``ValueError`` naming the offending ones, e.g. moments that no random vector has.
     ``matrix_states`` name matrices whose rows are states (``{"W1": ("W1_1", …, "W1_d")}``: row k of W1 is the
     state ``W1_k`` over the units, so W1 has shape (d, p)); ``matrix_params`` name matrices of shared parameters by
     their entries' names, row by row (``{"Sxy": (("Sxy_1_1", …), …)}``), so that the numerics take and return
