@@ -100,7 +100,7 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
             sp.Eq(base, symbol**q),
             f"write {base} as the power {q} of its real root, so that the factors of the right-hand side split",
             tag,
-        key="separable",
+            key="separable",
             residual=sp.S.Zero,
         )
     partial = sp.apart(1 / split, y)

@@ -16,7 +16,6 @@ lam = sp.Symbol("lam", positive=True)
 a, b = sp.symbols("a b", real=True)
 
 
-
 MODEL = Model(
     name="diagonal_linear_network",
     title="Diagonal linear network",
