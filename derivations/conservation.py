@@ -39,15 +39,20 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
 from math import comb
+from typing import Any, TypeAlias
 
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 from sympy.polys.matrices.sdm import SDM
 from sympy.polys.rings import PolyElement, PolyRing, sring
 
-from . import models as registry
+from . import registry
 from .model import Instance, Model, input_coefficients
 from .proof import Proof, prove_zero
+
+_QQElement: TypeAlias = Any
+"""An exact rational of ``sympy.QQ`` (``gmpy2.mpq`` or SymPy's ``PythonMPQ``, by the ground types; SymPy gives the
+domain elements no static type), or an ``int`` that starts a sum or product of them."""
 
 __all__ = [
     "ConservedLaw",
@@ -158,7 +163,7 @@ class _Sample:
 
     variables: tuple[sp.Symbol, ...]
     params: dict[sp.Symbol, sp.Rational]
-    points: tuple[tuple[object, ...], ...]
+    points: tuple[tuple[_QQElement, ...], ...]
 
     @classmethod
     def draw(cls, exprs: Iterable[sp.Expr], variables: tuple[sp.Symbol, ...], seed: int = 0) -> _Sample:
@@ -180,12 +185,13 @@ class _Sample:
 
 
 def _value_and_jacobian(
-    components: Sequence[PolyElement], point: Sequence[object]
-) -> tuple[list[object], list[dict[int, object]]]:
+    components: Sequence[PolyElement], point: Sequence[_QQElement]
+) -> tuple[list[_QQElement], list[dict[int, _QQElement]]]:
     """Values of the components at ``point`` and their (sparse) Jacobian rows, exactly over ℚ."""
     values, jacobian = [], []
     for poly in components:
-        value, row = poly.ring.domain.zero, {}
+        value = poly.ring.domain.zero
+        row: dict[int, _QQElement] = {}
         for monom, coeff in poly.items():
             value += coeff * _monomial_value(monom, point)
             for i, e in enumerate(monom):
@@ -197,7 +203,7 @@ def _value_and_jacobian(
     return values, jacobian
 
 
-def _monomial_value(monom: tuple[int, ...], point: Sequence[object]) -> object:
+def _monomial_value(monom: tuple[int, ...], point: Sequence[_QQElement]) -> _QQElement:
     result = 1
     for x, e in zip(point, monom, strict=True):
         if e:
@@ -209,13 +215,13 @@ class _Echelon:
     """Incremental row echelon basis over ℚ."""
 
     def __init__(self) -> None:
-        self.rows: list[tuple[int, list[object]]] = []
+        self.rows: list[tuple[int, list[_QQElement]]] = []
 
     @property
     def rank(self) -> int:
         return len(self.rows)
 
-    def reduce(self, vector: Sequence[object]) -> list[object] | None:
+    def reduce(self, vector: Sequence[_QQElement]) -> list[_QQElement] | None:
         """``vector`` reduced by the basis, or None if it lies in the span."""
         vector = list(vector)
         for pivot, row in self.rows:
@@ -224,7 +230,7 @@ class _Echelon:
                 vector = [v - factor * r for v, r in zip(vector, row, strict=True)]
         return vector if any(vector) else None
 
-    def insert(self, reduced: list[object]) -> None:
+    def insert(self, reduced: list[_QQElement]) -> None:
         pivot = next(i for i, v in enumerate(reduced) if v)
         self.rows.append((pivot, [v / reduced[pivot] for v in reduced]))
 
@@ -239,7 +245,7 @@ class _RankTracker:
     def rank(self) -> int:
         return max(e.rank for e in self.echelons)
 
-    def add(self, vectors: Sequence[Sequence[object]]) -> bool:
+    def add(self, vectors: Sequence[Sequence[_QQElement]]) -> bool:
         """Add an element known to belong (one vector per point); True if the rank grew at some point."""
         grew = False
         for echelon, vector in zip(self.echelons, vectors, strict=True):
@@ -249,7 +255,7 @@ class _RankTracker:
                 grew = True
         return grew
 
-    def add_if_new(self, vectors: Sequence[Sequence[object]]) -> bool:
+    def add_if_new(self, vectors: Sequence[Sequence[_QQElement]]) -> bool:
         """Add the element only if it raises the largest rank; the number of elements added then always equals
         that rank, i.e. they are independent at one point."""
         reduced = [e.reduce(v) for e, v in zip(self.echelons, vectors, strict=True)]
@@ -270,7 +276,7 @@ def _count(fields: Fields, variables: tuple[sp.Symbol, ...]) -> int:
     tracker = _RankTracker(N_POINTS)
     dimension = len(variables)
 
-    def evaluate(field: tuple[PolyElement, ...]) -> list[tuple[list[object], list[dict[int, object]]]]:
+    def evaluate(field: tuple[PolyElement, ...]) -> list[tuple[list[_QQElement], list[dict[int, _QQElement]]]]:
         return [_value_and_jacobian(field, point) for point in sample.points]
 
     evaluated = [(g, evaluate(g)) for g in generators]
@@ -292,7 +298,7 @@ def _count(fields: Fields, variables: tuple[sp.Symbol, ...]) -> int:
     return dimension - tracker.rank
 
 
-def _row_dot(row: dict[int, object], vector: Sequence[object]) -> object:
+def _row_dot(row: dict[int, _QQElement], vector: Sequence[_QQElement]) -> _QQElement:
     return sum((c * vector[i] for i, c in row.items()), 0)
 
 
@@ -399,7 +405,7 @@ def _invariants(
     ring_fields = [polys[j * n : (j + 1) * n] for j in range(len(fields))]
     homogeneous = all(_is_homogeneous(f) for f in ring_fields)
     monomials = _ansatz(n, degree, homogeneous)
-    rows: dict[tuple[int, tuple[int, ...]], dict[int, object]] = {}
+    rows: dict[tuple[int, tuple[int, ...]], dict[int, _QQElement]] = {}
     for col, monom in enumerate(monomials):
         for j, field in enumerate(ring_fields):
             for t, e in enumerate(monom):
@@ -439,7 +445,7 @@ def polynomial_invariants(
     return list(_invariants(tuple(tuple(sp.sympify(c, strict=True) for c in f) for f in fields), variables, degree))
 
 
-def _gradients_at(sample: _Sample, ring: PolyRing, expr: sp.Expr) -> list[list[object]]:
+def _gradients_at(sample: _Sample, ring: PolyRing, expr: sp.Expr) -> list[list[_QQElement]]:
     poly = sample.rational_poly(ring, expr)
     rows = [_value_and_jacobian([poly], point)[1][0] for point in sample.points]
     return [[row.get(i, sp.QQ.zero) for i in range(ring.ngens)] for row in rows]

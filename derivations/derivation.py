@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy as sp
 
@@ -110,6 +110,24 @@ class Derivation:
     def by_tag(self, tag: str) -> list[Step]:
         """The steps carrying a paper equation tag."""
         return [s for s in self.steps if s.tag == tag]
+
+    def tagged(self, tags: Mapping[str, str]) -> Derivation:
+        """A copy in which every step recorded under a key of ``tags`` carries that key's tag (e.g. a paper's
+        equation number); the other steps keep theirs. The steps themselves are shared (they are immutable).
+
+        Arguments:
+            tags: step key (``Step.key``, e.g. ``"clock_ode"``) -> tag (e.g. ``"86–87"``).
+
+        Returns:
+            The tagged copy; this derivation is unchanged.
+
+        Raises:
+            TypeError: ``tags`` is not a mapping of strings to strings.
+        """
+        if not isinstance(tags, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tags.items()):
+            raise TypeError(f"tags must be a mapping of step keys (str) to tags (str), got {tags!r}")
+        steps = [replace(s, tag=tags[s.key]) if s.key and s.key in tags else s for s in self.steps]
+        return Derivation(self.title, self.assumptions, self.relations, dict(self.definitions), steps)
 
     def by_key(self, key: str) -> list[Step]:
         """The steps a pipeline recorded under ``key`` (e.g. ``"clock_ode"``), in order."""

@@ -19,16 +19,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import sympy as sp
 
+from .closed_form import ClosedForm, Unsolved
 from .proof import Proof, prove_zero
 
-if TYPE_CHECKING:
-    from .closed_form import ClosedForm, Unsolved
-
-__all__ = ["Instance", "Model", "Quantity", "input_coefficients", "outputs", "population_loss"]
+__all__ = ["Instance", "Model", "Quantity", "input_coefficients", "outputs", "population_loss", "use_solver"]
 
 Symbols = Mapping[str, "sp.Symbol | tuple[sp.Symbol, ...]"]
 
@@ -74,6 +71,26 @@ def population_loss(
     )
 
 
+# ``Model.solution`` calls the pipeline, which itself builds on this module: the package's ``__init__`` installs
+# ``pipeline.solve`` here (``use_solver``), so that this module does not import the pipeline.
+_solver: Callable[[Model], ClosedForm | Unsolved] | None = None
+
+
+def use_solver(solver: Callable[[Model], ClosedForm | Unsolved]) -> None:
+    """Install the function behind ``Model.solution`` (``derivations`` installs ``pipeline.solve`` on import).
+
+    Arguments:
+        solver: called with the model, returns its ``ClosedForm`` or ``Unsolved``.
+
+    Raises:
+        TypeError: ``solver`` is not callable.
+    """
+    global _solver
+    if not callable(solver):
+        raise TypeError(f"solver must be callable, got {type(solver).__name__}")
+    _solver = solver
+
+
 @dataclass(frozen=True, eq=False)
 class Model:
     """A solvable model: network, target and moments as functions of the width-``p`` symbols.
@@ -85,10 +102,11 @@ class Model:
     ``domains`` give each parameter's admissible range (``"real"`` or ``"positive"``).
     ``regularizer(sym)`` (optional) is added to the population loss, e.g. weight decay
     ``(mu/2) sum_i (a_i^2 + b_i^2)``; it enters the flow (and the quantities that declare it), not the NTK.
-    ``tags`` map the steps of ``derivations.solve`` (``"flow"``, ``"clock_ode"``, …) to the paper's equation
-    numbers. ``param_check``, if given, checks the parameters jointly (a mapping from each parameter name to its
-    value, after the per-parameter checks) and raises ``ValueError`` naming the offending ones, e.g. moments
-    that no random vector has.
+    ``tags`` (optional, for a user's own model; the built-in models have none, their papers tag them) map the
+    step keys of ``derivations.solve`` (``"flow"``, ``"conserved"``, ``"clock_ode"``, ``"solution"``, …) to equation
+    numbers, stamped on the solved derivation by ``Derivation.tagged``. ``param_check``, if given, checks the
+    parameters jointly (a mapping from each parameter name to its value, after the per-parameter checks) and
+    raises ``ValueError`` naming the offending ones, e.g. moments that no random vector has.
     ``matrix_states`` name matrices whose rows are states (``{"W1": ("W1_1", …, "W1_d")}``: row k of W1 is the
     state ``W1_k`` over the units, so W1 has shape (d, p)); ``matrix_params`` name matrices of shared parameters by
     their entries' names, row by row (``{"Sxy": (("Sxy_1_1", …), …)}``; a symmetric matrix names entries
@@ -135,15 +153,13 @@ class Model:
     @property
     def solution(self) -> ClosedForm | Unsolved:
         """``derivations.solve(self)``: the closed form derived from the flow, or why there is none (cached)."""
-        from .pipeline import solve
-
-        return solve(self)
+        if _solver is None:
+            raise RuntimeError("no solver is installed: import derivations (its __init__ installs pipeline.solve)")
+        return _solver(self)
 
     @property
     def closed_form(self) -> ClosedForm:
         """The derived closed form; ``ValueError`` quoting ``Unsolved.reason`` if the pipeline found none."""
-        from .closed_form import ClosedForm
-
         solution = self.solution
         if not isinstance(solution, ClosedForm):
             raise ValueError(str(solution))

@@ -18,7 +18,11 @@ typed in):
 7. back-substitution to the states, checked against the flow, then ``Derivation.check()`` of every step: a
    closed form is returned only if every step is proved exactly.
 
-Paper equation numbers are attached from ``Model.tags`` (step key → equation), e.g. ``"clock_ode": "86–87"``.
+Every step is recorded under a key (``"flow"``, ``"conserved"``, ``"coupling"``, ``"structure"``, ``"eigen"``,
+``"clock"``, ``"clock_ode"``, ``"sums"``, the Riccati engine's ``"discriminant"``, ``"roots"``, ``"solution"``, …,
+``"back_substitution"``); ``Derivation.tagged(tags)`` stamps equation numbers on the steps by key, and
+``Model.tags`` (step key → equation, e.g. ``"clock_ode": "86–87"``; empty for the built-in models, whose papers tag
+them) is applied to the result of ``solve``.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from functools import cache
 
 import sympy as sp
 
-from . import models
+from . import registry
 from .closed_form import ClosedForm, Unsolved
 from .conservation import conserved_quantities
 from .derivation import Derivation, Step
@@ -42,8 +46,8 @@ from .reduction import (
     linear_structure,
     prove_structure,
 )
-from .riccati import riccati_solution
-from .separable import implicit_solution
+from .riccati import RiccatiSolution, riccati_solution
+from .separable import ImplicitSolution, implicit_solution
 
 __all__ = ["KINDS", "classify", "solve"]
 
@@ -59,7 +63,7 @@ KIND_TEXT = {
 def solve(model: Model | str) -> ClosedForm | Unsolved:
     """The closed form of ``model`` derived from its gradient flow, or ``Unsolved`` with the step that stopped
     and why (see the module docstring). Cached per model object."""
-    return _solve(models.get(model))
+    return _solve(registry.get(model))
 
 
 def classify(rhs: sp.Expr, y: sp.Symbol, t: sp.Symbol) -> str:
@@ -84,11 +88,11 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
     t = sp.Symbol("t", nonnegative=True)
     names = {"t": t, "clock": sp.Symbol(_fresh("gamma", model), positive=True)}
     d = Derivation(f"{model.title}: solved from its gradient flow")
-    _flow_steps(model, d, tags)
-    _law_steps(model, d, tags)
-    reduction, general = _reduce(model, names, tags)
+    _flow_steps(model, d)
+    _law_steps(model, d)
+    reduction, general = _reduce(model, names)
     if isinstance(reduction, Unsolved):
-        return Unsolved(model.name, reduction.step, reduction.reason, d)
+        return Unsolved(model.name, reduction.step, reduction.reason, d.tagged(tags))
     d.extend(reduction.derivation)
     kind = classify(reduction.rhs, reduction.y, t)
     d.add(
@@ -97,12 +101,14 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
         verifier=lambda: _classified(reduction, t, kind),
         key="classify",
     )
+    clock: RiccatiSolution | ImplicitSolution
     if kind == "riccati":
         clock = riccati_solution(reduction.rhs, reduction.y, reduction.y0, t, tags=tags)
     else:
         clock = implicit_solution(reduction.rhs, reduction.y, reduction.y0, t, tags.get("separable", ""))
     d.extend(clock.derivation)
-    _back_substitution_steps(model, d, reduction, tags)
+    _back_substitution_steps(model, d, reduction)
+    d = d.tagged(tags)
     failing = [c for c in d.check() if not (c.proof.holds and c.proof.exact)]
     if failing:
         first = failing[0]
@@ -146,7 +152,7 @@ def _classified(reduction: ScalarReduction, t: sp.Symbol, kind: str) -> Proof:
     return Proof(again == kind, "re-classified", True, "0" if again == kind else again)
 
 
-def _flow_steps(model: Model, d: Derivation, tags: dict[str, str]) -> None:
+def _flow_steps(model: Model, d: Derivation) -> None:
     """Step 1: the unit field, each component checked against the explicit width-2 network's derived field."""
     inst = model.instance(2)
     back = {v: k for k, v in inst.unit_renaming(0).items()}
@@ -158,13 +164,12 @@ def _flow_steps(model: Model, d: Derivation, tags: dict[str, str]) -> None:
         d.add(
             sp.Eq(sp.Derivative(sp.Function(name)(t), t), value),
             "gradient flow derived from the loss (sympy.diff), the other units entering through the sums",
-            tags.get("flow", ""),
             residual=inst.vector_field[inst.state[name][0]] - value.xreplace(back).xreplace(explicit_sums),
             key="flow",
         )
 
 
-def _law_steps(model: Model, d: Derivation, tags: dict[str, str]) -> None:
+def _law_steps(model: Model, d: Derivation) -> None:
     """Step 2: the polynomial conservation laws of one unit and the coupling sums."""
     inst = model.instance(1)
     rename = inst.unit_renaming(0)
@@ -174,7 +179,6 @@ def _law_steps(model: Model, d: Derivation, tags: dict[str, str]) -> None:
         d.add(
             sp.Eq(sp.Derivative(expr, t), 0),
             "conserved along the flow (conservation.conserved_quantities)",
-            tags.get("conserved", ""),
             residual=model.unit_time_derivative(expr),
             key="conserved",
         )
@@ -184,15 +188,12 @@ def _law_steps(model: Model, d: Derivation, tags: dict[str, str]) -> None:
             d.add(
                 sp.Eq(model.symbol(name), sp.Sum(q.expr, (sp.Symbol("unit"), 1, sp.Symbol("p")))),
                 f"the units couple through the sum {name}",
-                tags.get("sums", ""),
                 residual=sp.S.Zero,
                 key="coupling",
             )
 
 
-def _reduce(
-    model: Model, names: dict[str, sp.Symbol], tags: dict[str, str]
-) -> tuple[ScalarReduction | Unsolved, Unsolved | None]:
+def _reduce(model: Model, names: dict[str, sp.Symbol]) -> tuple[ScalarReduction | Unsolved, Unsolved | None]:
     """Step 3 and the choice of step 4: the first reduction whose scalar ODE is solvable, and (if it holds only on
     an invariant subset) why the general start is not solved."""
     t = names["t"]
@@ -220,17 +221,17 @@ def _reduce(
         reasons.append(("reduction", structure))
     else:
         for zero in ((), *invariant_subsets(model, structure)):
-            reduction = clock_reduction(model, structure, zero, names, tags)
-            if isinstance(reduction, str):
-                if ("reduction", reduction) not in reasons:
-                    reasons.append(("reduction", reduction))
+            clock = clock_reduction(model, structure, zero, names)
+            if isinstance(clock, str):
+                if ("reduction", clock) not in reasons:
+                    reasons.append(("reduction", clock))
                 continue
-            _structure_step(model, structure, reduction.derivation, tags)
-            found = _solvable(model, reduction, t, reasons)
+            _structure_step(model, structure, clock.derivation)
+            found = _solvable(model, clock, t, reasons)
             if found is not None:
                 general = _unsolved(model, reasons[:1]) if zero else None
                 return found, general
-    line = balanced_line(model, names, tags)
+    line = balanced_line(model, names)
     if isinstance(line, str):
         reasons.append(("reduction", line))
     else:
@@ -259,21 +260,20 @@ def _unsolved(model: Model, reasons: list[tuple[str, str]]) -> Unsolved:
     return Unsolved(model.name, step, reason + (f" (also tried: {more})" if more else ""), Derivation(""))
 
 
-def _structure_step(model: Model, structure: LinearStructure, d: Derivation, tags: dict[str, str]) -> None:
+def _structure_step(model: Model, structure: LinearStructure, d: Derivation) -> None:
     """The field's form (g A + C) x, recorded first in the reduction."""
     x = sp.Matrix(structure.states)
     step = Step(
         sp.Eq(sp.Symbol(r"\dot x"), sp.MatMul(structure.g * structure.A + structure.C, x, evaluate=False)),
         "the field is (g A + C) x: g the greatest common divisor of its non-constant part (sympy.gcd), A and C "
         "constant",
-        tags.get("eigen", ""),
         residual=sp.Add(*(c**2 for c in prove_structure(model, structure))),
         key="structure",
     )
     d.steps.insert(0, step)
 
 
-def _back_substitution_steps(model: Model, d: Derivation, reduction: ScalarReduction, tags: dict[str, str]) -> None:
+def _back_substitution_steps(model: Model, d: Derivation, reduction: ScalarReduction) -> None:
     """Step 7: the state along the solved scalar ODE satisfies the unit field (with the sums along the clock)."""
     y, rhs = reduction.y, reduction.rhs
     t = sp.Symbol("t", nonnegative=True)
@@ -283,7 +283,6 @@ def _back_substitution_steps(model: Model, d: Derivation, reduction: ScalarReduc
         d.add(
             sp.Eq(sp.Derivative(sp.Function(name)(t), t), model.unit_field[model.symbol(name)]),
             f"check: {name}(t) along the solved {y} satisfies the flow",
-            tags.get("state", ""),
             residual=sp.diff(value, y) * rhs + sp.diff(value, t) - model.unit_field[model.symbol(name)].xreplace(along),
-            key="verified",
+            key="back_substitution",
         )

@@ -29,7 +29,7 @@ the units do not couple: the state then obeys one autonomous scalar ODE.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import sympy as sp
@@ -112,8 +112,9 @@ def linear_structure(model: Model) -> LinearStructure | str:
         if not isinstance(found, str):
             (g, A), C = found, constant
             break
+        reason = found
     else:
-        return found
+        return reason
     if sp.expand(A * C - C * A) != sp.zeros(*A.shape):
         return f"the constant parts A = {A.tolist()} and C = {C.tolist()} do not commute"
     return _eigen_structure(states, g, A, C)
@@ -197,9 +198,14 @@ def _output_sign(model: Model, structure: LinearStructure, j: int) -> bool:
 
 
 def clock_reduction(
-    model: Model, structure: LinearStructure, zero: tuple[int, ...], names: dict[str, sp.Symbol], tags: dict[str, str]
+    model: Model,
+    structure: LinearStructure,
+    zero: tuple[int, ...],
+    names: dict[str, sp.Symbol],
+    tags: Mapping[str, str] | None = None,
 ) -> ScalarReduction | str:
-    """The clock ODE of module docstring items 2–4 with the coordinates ``zero`` vanishing for every unit."""
+    """The clock ODE of module docstring items 2–4 with the coordinates ``zero`` vanishing for every unit; its steps
+    tagged by ``tags`` (step key -> tag, ``Derivation.tagged``), if given."""
     states, n = structure.states, len(structure.lam)
     sums = _coupling_sums(model)
     g_free = structure.g.free_symbols
@@ -225,7 +231,6 @@ def clock_reduction(
         d.add(
             sp.Eq(sp.Symbol(f"chi_{j + 1}"), coordinate),
             f"a left eigenvector of A (sympy eigenvects, normalized), eigenvalue {j + 1} of {n}",
-            tags.get("eigen", ""),
             verifier=lambda j=j: _all_zero(structure.L[j, :] * structure.A - lam[j] * structure.L[j, :]),
             key="eigen",
         )
@@ -235,7 +240,6 @@ def clock_reduction(
                 (lam[j] * structure.g + mu[j]) * sp.Symbol(f"chi_{j + 1}"),
             ),
             f"so chi_{j + 1} grows at its own rate",
-            tags.get("eigen", ""),
             residual=model.unit_time_derivative(coordinate) - (lam[j] * structure.g + mu[j]) * coordinate,
             key="eigen",
         )
@@ -257,7 +261,6 @@ def clock_reduction(
         sp.Eq(gamma, (sp.Function(f"chi_{star + 1}")(t) / chi0[star]) ** e),
         f"the clock: chi_{star + 1} (whose square enters the output positively) relative to its start, to the power "
         f"{e}, so gamma(0) = 1",
-        tags.get("clock", ""),
         residual=sp.S.Zero,
         key="clock",
     )
@@ -265,7 +268,6 @@ def clock_reduction(
     d.add(
         sp.Eq(sp.Derivative(sp.Function(str(gamma))(t), t), gamma_dot),
         f"the clock's rate, from the rate of chi_{star + 1}",
-        tags.get("clock", ""),
         residual=sp.diff((sp.Symbol("X") / chi0[star]) ** e, sp.Symbol("X"))
         * (lam[star] * structure.g + mu[star])
         * sp.Symbol("X")
@@ -279,7 +281,6 @@ def clock_reduction(
         d.add(
             sp.Eq(sp.Function(f"chi_{j + 1}")(t), value),
             f"chi_{j + 1} along the clock",
-            tags.get("clock", ""),
             residual=sp.diff(value, gamma) * gamma_dot + sp.diff(value, t) - (lam[j] * structure.g + mu[j]) * value,
             key="coordinates",
         )
@@ -287,7 +288,6 @@ def clock_reduction(
         d.add(
             sp.Eq(sp.Function(f"chi_{j + 1}")(t), 0),
             f"chi_{j + 1}(0) = 0 for every unit, and chi_{j + 1}' is proportional to chi_{j + 1}: it stays 0",
-            tags.get("clock", ""),
             residual=sp.S.Zero,
             key="coordinates",
         )
@@ -298,7 +298,6 @@ def clock_reduction(
         d.add(
             sp.Eq(chi0[j], chi_init[chi0[j]]),
             f"the start of chi_{j + 1}, one per unit",
-            tags.get("state", ""),
             residual=sp.S.Zero,
             key="coordinates_init",
         )
@@ -306,7 +305,6 @@ def clock_reduction(
         d.add(
             sp.Eq(sp.Function(s.name)(t), state[s.name]),
             f"{s.name} = (R chi + P0 x(0))_{s.name}: the null-space part P0 x stays constant",
-            tags.get("state", ""),
             residual=sp.S.Zero,
             key="state",
         )
@@ -320,7 +318,6 @@ def clock_reduction(
         sp.Eq(sp.Symbol("L x(t)"), sp.Symbol("chi(t)")),
         "check: L R = I, L P0 = 0, P0 R = 0, P0^2 = P0, so the state has the eigen-coordinates chi(t) and the "
         "constant null-space part",
-        tags.get("state", ""),
         verifier=lambda: _all_zero(entry for matrix in identities for entry in matrix),
         key="state",
     )
@@ -341,12 +338,11 @@ def clock_reduction(
             sp.Eq(Q, total),
             f"the sum {Q} along the clock, one unit's summand at a time (so for every width), with the sums over the "
             "units' initial values defined next",
-            tags.get("sums", ""),
             residual=q.xreplace({s: state[s.name] for s in states}).xreplace(chi_init) - total.xreplace(new_sums),
             key="sums",
         )
         for symbol in (s for s in new_sums if str(s).startswith(f"{Q}[")):
-            _define_sum(d, symbol, new_sums[symbol], tags.get("sums", ""))
+            _define_sum(d, symbol, new_sums[symbol])
     rate_gamma = rate.xreplace(to_gamma) if per_unit else structure.g.xreplace(in_gamma)
     # collected in gamma with factored coefficients, so that (a_0 ± b_0)^2 stay squares (no cancellation)
     expanded = sp.expand(sp.powsimp(sp.expand(e * (lam[star] * rate_gamma + mu[star]) * gamma)))
@@ -355,7 +351,6 @@ def clock_reduction(
     d.add(
         sp.Eq(sp.Derivative(sp.Function(str(gamma))(t), t), rhs),
         "the clock equation: gamma' = e (lambda g + mu) gamma with the sums along the clock",
-        tags.get("clock_ode", ""),
         residual=e * (lam[star] * rate_gamma + mu[star]) * gamma - rhs,
         key="clock_ode",
     )
@@ -370,7 +365,6 @@ def clock_reduction(
         (gamma, t),
         per_unit,
         condition,
-        tags,
     )
     description = f"clock gamma = (chi_{star + 1}(t)/chi_{star + 1}(0))^{e}"
     if zero:
@@ -386,7 +380,7 @@ def clock_reduction(
         state,
         new_sums,
         condition,
-        d,
+        d.tagged(tags) if tags else d,
         description,
         not per_unit,
         nonzero,
@@ -395,7 +389,7 @@ def clock_reduction(
     )
 
 
-def _initial_rate(d, structure, unit, sums_, rhs, rates, symbols, per_unit, condition, tags) -> sp.Expr:
+def _initial_rate(d, structure, unit, sums_, rhs, rates, symbols, per_unit, condition) -> sp.Expr:
     """The clock's rate at t = 0 from the start itself, e (lambda g(x(0)) + mu) with the coupling sums at t = 0
     as new sums ``Q(0)`` of the units' initial values: no cancellation between the clock equation's coefficients
     (which the numerics' increment form needs when the clock barely moves). Recorded and checked against the
@@ -411,7 +405,6 @@ def _initial_rate(d, structure, unit, sums_, rhs, rates, symbols, per_unit, cond
         d.add(
             sp.Eq(sp.Derivative(sp.Function(str(gamma))(t), t).subs(t, 0), rate),
             "the clock's rate at the start, from the unit's initial state",
-            tags.get("clock", ""),
             residual=check,
             key="initial_rate",
         )
@@ -426,7 +419,6 @@ def _initial_rate(d, structure, unit, sums_, rhs, rates, symbols, per_unit, cond
     d.add(
         sp.Eq(sp.Derivative(sp.Function(str(gamma))(t), t).subs(t, 0), rate),
         "the clock's rate at the start, with the coupling sums of the initial values (sums defined next)",
-        tags.get("clock", ""),
         verifier=lambda: _all_zero(
             [
                 rate.xreplace(along_at_start) - rhs.xreplace({gamma: 1, t: 0}),
@@ -437,16 +429,15 @@ def _initial_rate(d, structure, unit, sums_, rhs, rates, symbols, per_unit, cond
         key="initial_rate",
     )
     for symbol in starts.values():
-        _define_sum(d, symbol, new_sums[symbol], tags.get("sums", ""))
+        _define_sum(d, symbol, new_sums[symbol])
     return rate
 
 
-def _define_sum(d: Derivation, symbol: sp.Symbol, summand: sp.Expr, tag: str) -> None:
+def _define_sum(d: Derivation, symbol: sp.Symbol, summand: sp.Expr) -> None:
     """Record ``symbol`` as the sum of ``summand`` over the units (a definition, so its residual is zero)."""
     d.add(
         sp.Eq(symbol, sp.Sum(summand, (sp.Symbol("unit"), 1, sp.Symbol("p")))),
         "a sum over the units of their initial values",
-        tag,
         residual=sp.S.Zero,
         key="sum_definition",
     )
@@ -493,9 +484,12 @@ def invariant_subsets(model: Model, structure: LinearStructure) -> list[tuple[in
     return [combo for size in range(1, n) for combo in itertools.combinations(order, size)]
 
 
-def balanced_line(model: Model, names: dict[str, sp.Symbol], tags: dict[str, str]) -> ScalarReduction | str:
+def balanced_line(
+    model: Model, names: dict[str, sp.Symbol], tags: Mapping[str, str] | None = None
+) -> ScalarReduction | str:
     """The balanced line (all of a unit's states equal): invariant if the field's components agree there; on it
-    the first state obeys one autonomous scalar ODE, provided the units do not couple."""
+    the first state obeys one autonomous scalar ODE, provided the units do not couple. Its steps are tagged by
+    ``tags`` (step key -> tag, ``Derivation.tagged``), if given."""
     if _coupling_sums(model):
         return "the units couple through sums, so the balanced line gives one equation per unit"
     states = [model.symbol(n) for n in model.state_names]
@@ -511,14 +505,12 @@ def balanced_line(model: Model, names: dict[str, sp.Symbol], tags: dict[str, str
         d.add(
             sp.Eq(sp.Derivative(sp.Function(f"{s}")(t) - sp.Function(f"{y}")(t), t), 0),
             f"on the line {', '.join(f'{v} = {y}' for v in states[1:])} the velocities agree, so it is invariant",
-            tags.get("conserved", ""),
             residual=(field[s] - field[y]).xreplace(line),
             key="balanced",
         )
     d.add(
         sp.Eq(sp.Derivative(sp.Function(str(y))(t), t), on_line[0]),
         "the flow on the balanced line",
-        tags.get("clock_ode", ""),
         residual=field[y].xreplace(line) - on_line[0],
         key="clock_ode",
     )
@@ -531,7 +523,7 @@ def balanced_line(model: Model, names: dict[str, sp.Symbol], tags: dict[str, str
         state,
         {},
         condition,
-        d,
+        d.tagged(tags) if tags else d,
         "the balanced line " + ", ".join(f"{s} = {y}" for s in states[1:]),
         False,
     )

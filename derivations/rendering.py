@@ -10,12 +10,12 @@ sizes) is displayed in it, :math:`\dot W_1 = MW_2^\top`, rather than entry by en
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import sympy as sp
 
-from . import models as registry
+from . import registry
 from .closed_form import ClosedForm
 from .conservation import UnsupportedModelError, conserved_quantities
 from .matrix_flow import conserved_matrix_derivative, matrix_gradient_flow
@@ -204,9 +204,12 @@ def _learning_rates(model: Model) -> str:
     return f"with layer-wise learning rates ({rates})"
 
 
-def render_model(model: Model | str, p: int = DISPLAY_WIDTH, derivation: bool = True) -> str:
+def render_model(
+    model: Model | str, p: int = DISPLAY_WIDTH, derivation: bool = True, tags: Mapping[str, str] | None = None
+) -> str:
     """LaTeX (a ``\\subsection`` and its displays) of the model's network, loss, derived quantities, gradient
-    flow, conserved quantities, closed form and, if ``derivation``, its recorded derivation."""
+    flow, conserved quantities, closed form and, if ``derivation``, its recorded derivation, whose steps are tagged
+    by ``tags`` (step key -> equation number, e.g. a paper's ``equation_tags[model.name]``; ``Derivation.tagged``)."""
     m = _resolve(model)
     parts = [
         f"\\subsection{{{text_latex(m.title)} (\\texttt{{{code_latex(m.name)}}})}}",
@@ -243,6 +246,6 @@ def render_model(model: Model | str, p: int = DISPLAY_WIDTH, derivation: bool = 
     if eq.closed_form:
         parts += ["\\paragraph{Closed form.} One generic unit at time $t$:", _align(eq.closed_form)]
     if derivation and isinstance(m.solution, ClosedForm):
-        d = m.closed_form.derivation
+        d = m.closed_form.derivation.tagged(tags or {})
         parts += [f"\\paragraph{{Derivation.}} {text_latex(d.title)}.", d.latex()]
     return "\n\n".join(parts)

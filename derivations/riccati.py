@@ -109,10 +109,9 @@ def riccati_solution(
     ``y(0) = y0``, as a recorded derivation; the roots are named ``{y}_+`` and ``{y}_-``.
 
     ``tags`` maps step keys (``"ode"``, ``"discriminant"``, ``"roots"``, ``"factor"``, ``"apart"``, ``"log"``,
-    ``"solution"``, ``"limit"``) to paper equation numbers; ``relations`` are polynomial side conditions (each
-    = 0) that the checks may use.
+    ``"exponentiate"``, ``"solution"``, ``"limit"``, ``"verified"``, ``"case"``) to paper equation numbers
+    (``Derivation.tagged``); ``relations`` are polynomial side conditions (each = 0) that the checks may use.
     """
-    tags = dict(tags or {})
     rhs, y0 = sp.sympify(rhs, strict=True), sp.sympify(y0, strict=True)
     if t in rhs.free_symbols or not rhs.is_polynomial(y) or sp.degree(rhs, y) > 2:
         raise ValueError(f"not a constant-coefficient Riccati right-hand side in {y}: {rhs}")
@@ -126,12 +125,11 @@ def riccati_solution(
     derivation.add(
         sp.Eq(sp.Derivative(yt, t), rhs.subs(y, yt)),
         f"the equation to solve: degree {poly.degree()} in {y}, coefficients free of t",
-        tags.get("ode", ""),
         key="ode",
         residual=sp.S.Zero,
     )
     solution, definitions, (checked, checked_rhs), facts = _SOLVERS[branch](
-        derivation, poly, y, y0, t, (r_plus, r_minus, k), tags
+        derivation, poly, y, y0, t, (r_plus, r_minus, k)
     )
     derivation.add(
         sp.Eq(sp.Derivative(yt, t), rhs.subs(y, yt)),
@@ -149,6 +147,8 @@ def riccati_solution(
     )
     cases = _case_split(derivation, poly, y, y0, t) if branch == "generic" else {}
     stable = stable_form(c2, c0, y0, t, k)
+    if tags:
+        derivation = derivation.tagged(tags)
     return RiccatiSolution(
         y, rhs, c2, c1, c0, y0, t, branch, solution, stable, definitions, r_plus, r_minus, k, derivation, cases
     )
@@ -158,7 +158,7 @@ def _coefficients(poly: sp.Poly) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     """``(c2, c1, c0)``, each factored: ``Poly`` expands them, and a square such as ``(a_0 + b_0)^2`` must stay one,
     or it cancels in floating point for nearly anti-balanced units."""
     y = poly.gen
-    return tuple(sp.factor(poly.coeff_monomial(y**n)) for n in (2, 1, 0))  # type: ignore[return-value]
+    return tuple(sp.factor(poly.coeff_monomial(y**n)) for n in (2, 1, 0))
 
 
 def _classify(c2: sp.Expr, c1: sp.Expr, c0: sp.Expr, y0: sp.Expr) -> str:
@@ -240,14 +240,12 @@ def _record_integration(
     y: sp.Symbol,
     y0: sp.Expr,
     t: sp.Symbol,
-    tags: Mapping[str, str],
     prefix: str = "",
 ) -> None:
     """The partial-fraction, integration, exponentiation and inversion steps of ``step``."""
     derivation.add(
         sp.Eq(1 / step.factored, step.partial_fractions, evaluate=False),
         f"{prefix}partial fractions (sympy.apart)",
-        tags.get("apart", ""),
         key="apart",
         residual=1 / step.factored - step.partial_fractions,
     )
@@ -256,7 +254,6 @@ def _record_integration(
         sp.Eq(step.antiderivative - step.antiderivative.subs(y, y_0), t),
         f"{prefix}separate variables and integrate from 0 to t, term by term (sympy.integrate; no factor changes "
         "sign along the flow); checked by differentiating the antiderivative",
-        tags.get("log", ""),
         key="log",
         residual=sp.diff(step.antiderivative, y) - 1 / step.factored,
     )
@@ -264,7 +261,6 @@ def _record_integration(
         derivation.add(
             step.exponentiated,
             f"{prefix}divide by the coefficient of the first logarithm and exponentiate",
-            tags.get("log", ""),
             key="exponentiate",
             residual=(step.exponentiated.lhs - step.exponentiated.rhs).subs(y, step.solution),
         )
@@ -272,13 +268,12 @@ def _record_integration(
     derivation.add(
         sp.Eq(sp.Function(str(y))(t), step.solution),
         f"{prefix}solve for {y} (sympy.solve)",
-        tags.get("solution", ""),
         key="solution",
         residual=(step.antiderivative - step.antiderivative.subs(y, y0) - t).subs(y, step.solution),
     )
 
 
-def _generic(derivation, poly, y, y0, t, names, tags):
+def _generic(derivation, poly, y, y0, t, names):
     r_plus, r_minus, k = names
     c2, c1, c0 = _coefficients(poly)
     delta = sp.factor(poly.discriminant())
@@ -286,7 +281,6 @@ def _generic(derivation, poly, y, y0, t, names, tags):
     derivation.add(
         sp.Eq(k**2, delta),
         "discriminant of the quadratic (Poly.discriminant); k >= 0 is the rate",
-        tags.get("discriminant", ""),
         key="discriminant",
         residual=delta - (c1**2 - 4 * c2 * c0),
     )
@@ -300,14 +294,12 @@ def _generic(derivation, poly, y, y0, t, names, tags):
             sp.Eq(symbol, value),
             f"root of the quadratic (sympy.roots), {'attracting' if symbol == r_plus else 'repelling'}: "
             f"slope {'-k' if symbol == r_plus else '+k'} there",
-            tags.get("roots", ""),
             key="roots",
             residual=poly.as_expr().subs(y, value),
         )
     derivation.add(
         sp.Eq(c2 * (y - r_plus) * (y - r_minus), poly.as_expr()),
         "factorization over the two real roots (their sum and product are -c1/c2 and c0/c2)",
-        tags.get("factor", ""),
         key="factor",
         substitutions=roots,
     )
@@ -315,17 +307,15 @@ def _generic(derivation, poly, y, y0, t, names, tags):
     derivation.add(
         sp.Eq(k, rate),
         "the rate in terms of the roots: (c2 (y_+ - y_-))^2 = Delta, and k >= 0 at the attracting root",
-        tags.get("factor", ""),
         key="factor",
         residual=rate**2 - delta,
         substitutions=roots,
     )
     step = _integrate_and_invert(-k / (r_plus - r_minus), {r_plus: 1, r_minus: 1}, y, y0, t)
-    _record_integration(derivation, step, y, y0, t, tags)
+    _record_integration(derivation, step, y, y0, t)
     derivation.add(
         sp.Eq(sp.Function(str(y))(t), step.solution),
         "solve the exponentiated equation, linear in y (sympy.solve)",
-        tags.get("solution", ""),
         key="solution",
         residual=sp.diff(step.solution, t)
         - (-k / (r_plus - r_minus)) * (step.solution - r_plus) * (step.solution - r_minus),
@@ -335,7 +325,6 @@ def _generic(derivation, poly, y, y0, t, names, tags):
     derivation.add(
         sp.Eq(sp.Limit(sp.Function(str(y))(t), t, sp.oo), limit),
         "t -> oo with k > 0 (sympy.limit)",
-        tags.get("limit", ""),
         key="limit",
         residual=limit - r_plus,
     )
@@ -370,36 +359,34 @@ def _attracting_first(poly: sp.Poly, roots: list[sp.Expr]) -> tuple[sp.Expr, sp.
     return (roots[0], roots[1]) if negative else (roots[1], roots[0])
 
 
-def _linear(derivation, poly, y, y0, t, names, tags):
+def _linear(derivation, poly, y, y0, t, names):
     r_plus, _, k = names
     _, c1, c0 = _coefficients(poly)
     derivation.assumptions = (*derivation.assumptions, "c2 = 0")
     if sp.expand(c1) == 0:
         step = _integrate_and_invert(c0, {}, y, y0, t)
-        _record_integration(derivation, step, y, y0, t, tags, "constant rate: ")
+        _record_integration(derivation, step, y, y0, t, "constant rate: ")
         return step.solution, {k: sp.S.Zero}, (step.solution, poly.as_expr()), ()
     (root,) = sp.roots(poly)
     derivation.add(
         sp.Eq(r_plus, root),
         "the fixed point (sympy.roots)",
-        tags.get("roots", ""),
         key="roots",
         residual=poly.as_expr().subs(y, root),
     )
     step = _integrate_and_invert(c1, {r_plus: 1}, y, y0, t)
-    _record_integration(derivation, step, y, y0, t, tags, "linear: ")
+    _record_integration(derivation, step, y, y0, t, "linear: ")
     solution = step.solution.xreplace({r_plus: root})
     derivation.add(
         sp.Eq(sp.Function(str(y))(t), solution),
         "the solution",
-        tags.get("solution", ""),
         key="solution",
         residual=sp.diff(solution, t) - poly.as_expr().subs(y, solution),
     )
     return solution, {r_plus: root, k: sp.Abs(c1)}, (solution, poly.as_expr()), ()
 
 
-def _double_root(derivation, poly, y, y0, t, names, tags):
+def _double_root(derivation, poly, y, y0, t, names):
     r_plus, r_minus, k = names
     c2, _, _ = _coefficients(poly)
     derivation.assumptions = (*derivation.assumptions, "c2 != 0", "Delta = 0")
@@ -407,22 +394,21 @@ def _double_root(derivation, poly, y, y0, t, names, tags):
     derivation.add(
         sp.Eq(r_plus, root),
         f"the double root (sympy.roots, multiplicity {multiplicity})",
-        tags.get("roots", ""),
+        key="roots",
         residual=poly.as_expr().subs(y, root),
     )
     step = _integrate_and_invert(c2, {r_plus: 2}, y, y0, t)
-    _record_integration(derivation, step, y, y0, t, tags, "double root: ")
+    _record_integration(derivation, step, y, y0, t, "double root: ")
     solution = step.solution.xreplace({r_plus: root})
     return solution, {r_plus: root, r_minus: root, k: sp.S.Zero}, (solution, poly.as_expr()), ()
 
 
-def _fixed_point(derivation, poly, y, y0, t, names, tags):
+def _fixed_point(derivation, poly, y, y0, t, names):
     r_plus, _, k = names
     derivation.assumptions = (*derivation.assumptions, f"{y}(0) is a root")
     derivation.add(
         sp.Eq(poly.as_expr().subs(y, y0), 0),
         f"{y}(0) is a fixed point: the right-hand side vanishes there, so {y} is constant (uniqueness)",
-        tags.get("solution", ""),
         key="solution",
         residual=poly.as_expr().subs(y, y0),
     )
@@ -457,7 +443,7 @@ def _abstract_cases() -> tuple[tuple[str, Derivation], ...]:
         case_poly = sp.Poly(rhs, y)
         branch = _classify(*_coefficients(case_poly), y0)
         sub = Derivation(f"case {label}: {branch}")
-        solution, *_ = _SOLVERS[branch](sub, case_poly, y, y0, t, (*_names(y), k), {})
+        solution, *_ = _SOLVERS[branch](sub, case_poly, y, y0, t, (*_names(y), k))
         d2, d1, d0 = _coefficients(case_poly)
         stable = stable_form(d2, d0, y0, t, k).xreplace(dict(zip((ALPHA, BETA), rate_split(d1, k), strict=True)))
         for rate in rates:

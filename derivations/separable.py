@@ -81,7 +81,8 @@ def _real_roots(rhs: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, ...]:
 
 
 def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag: str = "") -> ImplicitSolution:
-    """Derive ``t(y)`` for the autonomous equation ``y' = rhs(y)`` (``rhs`` rational in ``y``, free of ``t``)."""
+    """Derive ``t(y)`` for the autonomous equation ``y' = rhs(y)`` (``rhs`` rational in ``y``, free of ``t``); every
+    step is recorded under the key ``"separable"`` and carries ``tag``."""
     if t in rhs.free_symbols:
         raise ValueError(f"not autonomous: {rhs}")
     split, radicals = _radical_substitution(sp.factor(rhs), y)
@@ -91,6 +92,7 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
         sp.Eq(sp.Derivative(yt, t), rhs.subs(y, yt)),
         f"autonomous in {y}, not a Riccati equation",
         tag,
+        key="separable",
         residual=sp.S.Zero,
     )
     for symbol, (base, q) in radicals.items():
@@ -98,6 +100,7 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
             sp.Eq(base, symbol**q),
             f"write {base} as the power {q} of its real root, so that the factors of the right-hand side split",
             tag,
+            key="separable",
             residual=sp.S.Zero,
         )
     partial = sp.apart(1 / split, y)
@@ -105,6 +108,7 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
         sp.Eq(1 / split, partial, evaluate=False),
         "partial fractions (sympy.apart)",
         tag,
+        key="separable",
         residual=1 / split - partial,
     )
     terms = [ratint(term, y, real=True) for term in sp.Add.make_args(partial)]
@@ -116,6 +120,7 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
         "integrate term by term over the reals (ratint, real=True); log|.| of linear factors; checked by "
         "differentiating the antiderivative",
         tag,
+        key="separable",
         verifier=lambda: prove_zero(sp.diff(sp.Add(*terms), y) - 1 / split),
     )
     fixed = _real_roots(split, y)
@@ -123,6 +128,7 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
         sp.Eq(sp.Symbol("fixed points"), sp.FiniteSet(*fixed)),
         "real roots of the right-hand side (linear factors): the solution stays between consecutive ones",
         tag,
+        key="separable",
         verifier=lambda: prove_zero(sp.Add(*(split.subs(y, r) ** 2 for r in fixed))),
     )
     back = {symbol: sp.real_root(base, q) for symbol, (base, q) in radicals.items()}

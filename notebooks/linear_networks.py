@@ -32,10 +32,10 @@ import matplotlib.pyplot as plt
 import mpmath
 import numpy as np
 
-from derivations import models
 from derivations.matrix_flow import conserved_matrix_derivative, matrix_gradient_flow
 from numerics import trajectory
 from numerics.aligned import aligned_case, full_flow_error
+from proofs_check.papers.domine2025.claims import PAPER as DOMINE
 from proofs_check.papers.nam2025.lazy_rich import lazy_rich_map
 
 flow = matrix_gradient_flow()
@@ -47,7 +47,7 @@ print("d/dt (W1^T W1 - W2 W2^T) =", conserved_matrix_derivative())
 # The λ-balanced derivation is recorded step by step; `check()` re-verifies every step exactly.
 
 # %%
-derivation = models.get("lambda_balanced").closed_form.derivation
+derivation = DOMINE.derivation("lambda_balanced")  # tagged with the paper's equation numbers
 checks = derivation.check()
 print(f"{len(checks)} steps, all exact: {all(c.proof.holds and c.proof.exact for c in checks)}")
 for step in derivation.steps[:9]:

@@ -40,6 +40,7 @@ from IPython.display import Markdown, display
 
 from derivations import models
 from numerics import trajectory
+from proofs_check.papers.nam2025.claims import PAPER
 from proofs_check.papers.nam2025.lazy_rich import lazy_rich_map
 
 FIGURES = Path("figures")
@@ -51,10 +52,11 @@ model = models.get("two_layer_scalar")
 # ## The derivation behind Theorem 3
 #
 # The flow is derived from the loss, the closed form from the flow (`derivations.solve`); `Derivation.check()`
-# re-verifies every recorded step exactly. The steps carry the paper's equation numbers (App. H, eqs 72–96).
+# re-verifies every recorded step exactly. `PAPER.derivation(model)` tags the steps with the paper's equation numbers
+# (App. H, eqs 72–96).
 
 # %%
-checks = model.closed_form.derivation.check()
+checks = PAPER.derivation(model).check()
 tagged = sorted({c.step.tag for c in checks if c.step.tag})
 assert checks and all(c.proof.holds and c.proof.exact for c in checks), "a derivation step failed"
 display(Markdown(f"All **{len(checks)}** steps hold exactly; tagged with the paper's eqs {', '.join(tagged)}."))

@@ -102,8 +102,11 @@ def _label(model: Model) -> str:
     return f"model:{model.name}"
 
 
-def _models_section(names: Sequence[str], models: Mapping[str, Model], rendered: set[str]) -> list[str]:
-    """Each model in full the first time, as a cross-reference afterwards."""
+def _models_section(
+    names: Sequence[str], models: Mapping[str, Model], rendered: set[str], tags: Mapping[str, Mapping[str, str]]
+) -> list[str]:
+    """Each model in full the first time (its derivation tagged by ``tags[name]``), as a cross-reference
+    afterwards."""
     parts = []
     for name in names:
         model = models[name]
@@ -114,7 +117,7 @@ def _models_section(names: Sequence[str], models: Mapping[str, Model], rendered:
             )
             continue
         rendered.add(name)
-        body = render_model(model)
+        body = render_model(model, tags=tags.get(name))
         heading_end = body.index("\n")
         parts.append(body[:heading_end] + f"\\label{{{_label(model)}}}" + body[heading_end:])
     return parts
@@ -245,11 +248,17 @@ def _paper_heading(paper: PaperInfo) -> list[str]:
     return [f"\\section{{{text_latex(paper.title)}}}", f"{source} {registered}"]
 
 
-def _paper_section(paper: PaperInfo, records: Sequence[Record], models: Mapping[str, Model], rendered: set[str]) -> str:
+def _paper_section(
+    paper: PaperInfo,
+    records: Sequence[Record],
+    models: Mapping[str, Model],
+    rendered: set[str],
+    tags: Mapping[str, Mapping[str, str]],
+) -> str:
     parts = _paper_heading(paper)
     names = [name for name in paper.models if name in models]
     if names:
-        parts += _models_section(names, models, rendered)
+        parts += _models_section(names, models, rendered, tags)
     parts += [f"\\subsection{{Claims of \\texttt{{{code_latex(paper.key)}}}}}", claims_table(records, paper.key)]
     parts += ["\\subsection{Statements}", *(r.claim.latex for r in records)]
     return "\n\n".join(parts)
@@ -268,22 +277,42 @@ def _front_matter(records: Sequence[Record], date: str) -> list[str]:
     ]
 
 
+def _equation_tags(papers: Sequence[PaperInfo]) -> dict[str, Mapping[str, str]]:
+    """Model name → the equation tags (``Paper.equation_tags``) of the first paper that tags the model: the papers
+    of the report first, then the other built-in papers (a model is tagged by the paper that studies it, whichever
+    section shows it); a paper that cannot be loaded by its key (e.g. one of a user's file) tags nothing."""
+    from proofs_check.papers import load_papers
+
+    tags: dict[str, Mapping[str, str]] = {}
+    for key in dict.fromkeys([*(p.key for p in papers), *BUILTIN_PAPERS]):
+        try:
+            paper = load_papers([key]).paper(key)
+        except ValueError:
+            continue
+        for name, model_tags in paper.equation_tags.items():
+            tags.setdefault(name, model_tags)
+    return tags
+
+
 def document(
     records: Sequence[Record],
     papers: Sequence[PaperInfo],
     models: Mapping[str, Model] | None = None,
     include_uncited: bool = True,
     date: str | None = None,
+    equation_tags: Mapping[str, Mapping[str, str]] | None = None,
 ) -> str:
     """The standalone document for the checked ``records`` of ``papers``. ``models`` (name → Model) are the models
     available to render (default: the registry); a paper's models missing there are skipped, and registered
     models that no paper declares get a final section only if ``include_uncited``. ``date`` is printed under the
-    title (default: today, ISO 8601)."""
+    title (default: today, ISO 8601). ``equation_tags`` (model name → step key → equation number) tag the models'
+    derivations (default: those of the paper that studies each model, see ``Paper.equation_tags``)."""
     available = dict(models or {})
     for name in model_registry.names():
         available.setdefault(name, model_registry.get(name))
     declared = {name for paper in papers for name in paper.models}
     shown = {name: m for name, m in available.items() if name in declared or include_uncited}
+    tags = _equation_tags(papers) if equation_tags is None else equation_tags
     rendered: set[str] = set()
     body = [
         *_front_matter(records, date or datetime.date.today().isoformat()),
@@ -291,9 +320,9 @@ def document(
     ]
     for paper in papers:
         paper_records = [r for r in records if r.claim.citation.paper == paper.key]
-        body.append(_paper_section(paper, paper_records, available, rendered))
+        body.append(_paper_section(paper, paper_records, available, rendered, tags))
     uncited = [name for name in shown if name not in declared]
     if uncited and include_uncited:
-        body.append("\\section{Other models}\n\n" + "\n\n".join(_models_section(uncited, available, rendered)))
+        body.append("\\section{Other models}\n\n" + "\n\n".join(_models_section(uncited, available, rendered, tags)))
     body += [errata_section(records), checkers_section(records)]
     return PREAMBLE + "\\begin{document}\n" + "\n\n".join(part for part in body if part) + "\n\\end{document}\n"

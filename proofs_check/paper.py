@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import sympy as sp
 
@@ -27,6 +27,9 @@ from derivations.model import Model
 from proofs_check.citation import Citation
 from proofs_check.claims import Claim
 from proofs_check.outcome import Outcome
+
+if TYPE_CHECKING:
+    from derivations.derivation import Derivation
 
 __all__ = ["Experiment", "Measurement", "Paper", "PaperInfo"]
 
@@ -117,7 +120,9 @@ class Paper:
     """A paper whose claims are checked: metadata, the models it studies, its notation, its claims.
 
     ``models`` are model names of the registry or :class:`derivations.model.Model` objects (registered or not);
-    ``notation`` maps symbol names to LaTeX. Every symbol of a claim's statement must be a symbol of one of the
+    ``notation`` maps symbol names to LaTeX; ``equation_tags`` map a model's name to its derivation's step keys and
+    the paper's equation numbers for them (``{"two_layer_scalar": {"clock_ode": "86–87"}}``, read by
+    :meth:`derivation`). Every symbol of a claim's statement must be a symbol of one of the
     models (state, parameter, quantity, initial value ``<state>_0``), the time ``t``, or declared in the
     notation (:meth:`symbol`); a definition given there is substituted before the statement is decided.
     """
@@ -133,6 +138,7 @@ class Paper:
         *,
         models: Iterable[str | Model] = (),
         notation: Mapping[str, str] | None = None,
+        equation_tags: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
         if not isinstance(key, str) or not key.isidentifier():
             raise ValueError(f"paper key must be an identifier such as 'smith2026', got {key!r}")
@@ -147,6 +153,8 @@ class Paper:
         if wrong:
             raise TypeError(f"models of paper {key!r} must be model names or Model objects, got {wrong[0]!r}")
         self.notation: dict[str, str] = dict(notation or {})
+        # model name -> step key (Step.key) -> this paper's equation number: the library's derivations carry none
+        self.equation_tags: dict[str, dict[str, str]] = {m: dict(t) for m, t in (equation_tags or {}).items()}
         self._definitions: dict[str, object] = {}
         self._resolved: dict[str, sp.Expr] = {}
         self._claims: dict[str, Claim] = {}
@@ -166,6 +174,22 @@ class Paper:
     def model_objects(self) -> list[Model]:
         """The paper's models as :class:`derivations.model.Model` objects."""
         return [m if isinstance(m, Model) else model_registry.get(m) for m in self.models]
+
+    def derivation(self, model: Model | str) -> Derivation:
+        """The solved derivation of ``model``, its steps tagged with this paper's equation numbers.
+
+        Arguments:
+            model: a :class:`derivations.model.Model` or a registered model's name.
+
+        Returns:
+            ``model.closed_form.derivation`` tagged by ``equation_tags[model.name]`` (``Derivation.tagged``).
+
+        Raises:
+            ValueError: an unknown model name, or ``derivations.solve`` found no closed form (its reason quoted).
+            TypeError: ``model`` is neither a name nor a ``Model``.
+        """
+        resolved = model if isinstance(model, Model) else model_registry.get(model)
+        return resolved.closed_form.derivation.tagged(self.equation_tags.get(resolved.name, {}))
 
     # ------------------------------------------------------------------------------------------ notation
     def symbol(self, name: str, latex: str | None = None, definition: object = None, **assumptions: bool) -> sp.Symbol:

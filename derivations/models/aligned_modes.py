@@ -12,8 +12,6 @@ invariant under the flow of ``linear_network`` (spec models-nam2025.md §3, eqs 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import sympy as sp
 
 from ..model import Model, Quantity
@@ -24,8 +22,8 @@ S = sp.Symbol("S", real=True)
 a, b = sp.symbols("a b", real=True)
 
 
-def mode_model(name: str, title: str, reference: str, tags: Mapping[str, str], notes: tuple[str, ...] = ()) -> Model:
-    """The aligned-mode model under ``name``, its solve steps tagged with the paper's equations by ``tags``."""
+def mode_model(name: str, title: str, reference: str, notes: tuple[str, ...] = ()) -> Model:
+    """The aligned-mode model under ``name``."""
     return Model(
         name=name,
         title=title,
@@ -48,5 +46,4 @@ def mode_model(name: str, title: str, reference: str, tags: Mapping[str, str], n
             "a = s_1 (W1 singular value), b = s_2 (W2 singular value), S = rho (target singular value)",
             *notes,
         ),
-        tags=tags,
     )

@@ -11,12 +11,9 @@ from __future__ import annotations
 
 from .aligned_modes import mode_model
 
-TAGS = {"flow": "51-52", "conserved": "48"}
-
 MODEL = mode_model(
     "deep_linear_whitened",
     "Whitened two-layer linear network, task-aligned modes (Saxe et al.)",
     "Saxe et al. 2014, eq 12 and App. A; Nam et al. 2025, App. C.3 eqs 46-56",
-    TAGS,
     ("Saxe's balanced initialization is a_i(0) = b_i(0) = alpha_i(0); unbalanced modes are solved too",),
 )

@@ -15,8 +15,6 @@ S = sp.Symbol("S", real=True)
 lam = sp.Symbol("lam", positive=True)
 a, b = sp.symbols("a b", real=True)
 
-TAGS = {"flow": "6", "conserved": "8"}
-
 
 MODEL = Model(
     name="diagonal_linear_network",
@@ -35,5 +33,4 @@ MODEL = Model(
     },
     domains={"S": "real", "lam": "positive"},
     notes=("E[x_i x_j] = lam_i delta_ij", "L = 1/2 sum_i lam_i (S_i - a_i b_i)^2"),
-    tags=TAGS,
 )

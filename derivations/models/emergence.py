@@ -58,5 +58,4 @@ MODEL = Model(
     },
     domains={"S": "real", "P": "positive"},
     notes=("inputs g_k: skill functions, E[g_k g_j] = P_k delta_kj", "L = 1/2 sum_k P_k (S - a_k b_k)^2"),
-    tags={"flow": "11"},
 )

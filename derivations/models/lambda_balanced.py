@@ -16,6 +16,5 @@ MODEL = mode_model(
     "lambda_balanced",
     "λ-balanced two-layer linear network, task-aligned modes (Dominé et al.)",
     "Dominé et al. 2025; Nam et al. 2025, eq 14 and Theorem 2, App. F.1",
-    {"flow": "F.1", "conserved": "14"},
     ("lambda = b_i^2 - a_i^2 is the same for every mode of a lambda-balanced network (eq 14)",),
 )

@@ -25,7 +25,7 @@ import sympy as sp
 
 from ..coordinate_map import CoordinateMap
 from ..derivation import Derivation
-from ..model import Model, Quantity
+from ..model import Model, Quantity, Symbols
 from ..riccati import RiccatiSolution, riccati_solution
 from . import two_layer_scalar
 
@@ -33,6 +33,15 @@ u, w = sp.symbols("u w", real=True)
 gamma, eta_u, eta_w, a, b = sp.symbols("gamma eta_u eta_w a b", positive=True)
 b = sp.Symbol("b", real=True)
 uw, uu, ww = sp.symbols("uw uu ww", real=True)
+
+
+def realizable_moment(s: Symbols, i: int, j: int) -> sp.Expr:
+    """``E[x_i x_j]`` of the input ``x_1`` and the realizable target ``x_2 = (b/a) x_1``: ``a``, ``b`` and
+    ``b^2/a`` (the shared parameters ``a = E xi^2``, ``b = E xi y``), for every model of Xu & Ziyin's data."""
+    first, second = s["a"], s["b"]
+    if not (isinstance(first, sp.Symbol) and isinstance(second, sp.Symbol)):
+        raise TypeError("the moments a and b must be shared parameters (one symbol each)")
+    return (first, second, second**2 / first)[i + j]
 
 
 def to_two_layer_scalar(model: Model) -> CoordinateMap:
@@ -70,7 +79,7 @@ MODEL = Model(
     shared_param_names=("gamma", "eta_u", "eta_w", "a", "b"),
     network=lambda s, x: s["gamma"] * sum(ui * wi for ui, wi in zip(s["u"], s["w"], strict=True)) * x[0],
     target=lambda s, x: x[1],
-    moment=lambda s, i, j: (s["a"], s["b"], s["b"] ** 2 / s["a"])[i + j],
+    moment=realizable_moment,
     input_dim=lambda p: 2,
     quantities={
         "uw": Quantity("sum", u * w, "u . w"),

@@ -17,11 +17,11 @@ give it with shape (d0, 1), or (batch, d0, 1)).
 from __future__ import annotations
 
 from functools import cache
-from typing import cast
 
 import sympy as sp
 
-from ..model import Model, Quantity, Symbols
+from ..model import Model, Quantity
+from .layerwise_lr_linear import realizable_moment
 
 
 @cache
@@ -41,11 +41,6 @@ def layerwise_lr_matrix(d0: int = 3) -> Model:
         hidden = [sum(s[r][i] * s[m] for r, m in zip(rows, directions, strict=True)) for i in range(len(s["u"]))]
         return s["gamma"] * sum(ui * hi for ui, hi in zip(s["u"], hidden, strict=True)) * x[0]
 
-    def moment(s: Symbols, i: int, j: int) -> sp.Expr:
-        # E xi^2 = a, E xi y = b, E y^2 = b^2 / a (a realizable target); a and b are shared parameters (symbols)
-        a_s, b_s = cast(sp.Symbol, s["a"]), cast(sp.Symbol, s["b"])
-        return (a_s, b_s, b_s**2 / a_s)[i + j]
-
     return Model(
         name="layerwise_lr_matrix",
         title=f"Linear network with a full first layer (d0 = {d0}) and layer-wise learning rates",
@@ -55,7 +50,7 @@ def layerwise_lr_matrix(d0: int = 3) -> Model:
         shared_param_names=("gamma", "eta_u", "eta_w", "a", "b", *directions),
         network=network,
         target=lambda s, x: x[1],
-        moment=moment,
+        moment=realizable_moment,
         input_dim=lambda p: 2,
         quantities={
             "uw": Quantity("sum", u * w_dot_n, "u . (W n)"),

@@ -28,5 +28,4 @@ MODEL = Model(
     quantities={"loss": Quantity("sum", lam * (S - theta) ** 2 / 2, "population loss")},
     domains={"S": "real", "lam": "positive"},
     notes=("E[x_i x_j] = lam_i delta_ij", "L = 1/2 sum_i lam_i (S_i - theta_i)^2"),
-    tags={"flow": "7", "solution": "10"},
 )

@@ -23,6 +23,7 @@ from functools import cache
 import sympy as sp
 
 from ..model import Model, Quantity
+from .layerwise_lr_linear import realizable_moment
 
 __all__ = ["MODEL", "power_activation"]
 
@@ -52,7 +53,7 @@ def _build(beta: int) -> Model:
         shared_param_names=("gamma", "eta_u", "eta_w", "a", "b"),
         network=lambda s, x: s["gamma"] * sum(ui * wi**beta for ui, wi in zip(s["u"], s["w"], strict=True)) * x[0],
         target=lambda s, x: x[1],
-        moment=lambda s, i, j: (s["a"], s["b"], s["b"] ** 2 / s["a"])[i + j],
+        moment=realizable_moment,
         input_dim=lambda p: 2,
         quantities={
             "V": Quantity("sum", u * w**beta, "sum_i u_i w_i^beta"),

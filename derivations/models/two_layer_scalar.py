@@ -16,23 +16,6 @@ S = sp.Symbol("S", real=True)
 Z = sp.Symbol("Z", positive=True)
 a, b, theta = sp.symbols("a b theta", real=True)
 
-TAGS = {
-    "flow": "77",
-    "eigen": "78",
-    "conserved": "78",
-    "clock": "79–81",
-    "state": "72–73",
-    "sums": "82–85",
-    "clock_ode": "86–87",
-    "discriminant": "88",
-    "factor": "89–90",
-    "apart": "91–93",
-    "log": "94",
-    "roots": "76",
-    "solution": "74",
-    "limit": "96",
-}
-
 MODEL = Model(
     name="two_layer_scalar",
     title="Width-p scalar two-layer network",
@@ -50,5 +33,4 @@ MODEL = Model(
     },
     domains={"S": "real", "Z": "positive"},
     notes=("E[x^2] = 1", "L = 1/2 E[(f - S x)^2] = 1/2 (S - theta)^2"),
-    tags=TAGS,
 )

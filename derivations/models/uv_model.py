@@ -43,7 +43,7 @@ MODEL = Model(
     shared_param_names=("n", "a", "b"),
     network=lambda s, x: sum(ui * vi for ui, vi in zip(s["u"], s["v"], strict=True)) * x[0] / sp.sqrt(s["n"]),
     target=lambda s, x: x[1],
-    moment=lambda s, i, j: (s["a"], s["b"], s["b"] ** 2 / s["a"])[i + j],
+    moment=layerwise_lr_linear.realizable_moment,
     input_dim=lambda p: 2,
     quantities={
         "uv": Quantity("sum", u * v, "u . v"),

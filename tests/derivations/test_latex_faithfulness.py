@@ -116,8 +116,10 @@ def test_prose_is_ascii_latex():
 def test_theorem3_steps_parse_back():
     derivation = models.get("two_layer_scalar").closed_form.derivation
     sides = []
-    for tag in ("76", "82–85", "88", "91–93"):
-        for step in derivation.by_tag(tag):
+    # the steps of Theorem 3's eqs 76, 82–85, 88 and 91–93 (the roots, the sums, the discriminant, the partial
+    # fractions), by the keys the pipeline records them under
+    for key in ("roots", "coupling", "sums", "sum_definition", "discriminant", "apart"):
+        for step in derivation.by_key(key):
             for side in (step.relation.lhs, step.relation.rhs):
                 # f(t) prints as f{(t)}, read by the grammar as a product; it has no indexed symbols a(0)_i
                 if not side.atoms(AppliedUndef, sp.Indexed):
@@ -146,7 +148,7 @@ def test_broken_display_rows_are_the_expression():
 
 def test_wide_fraction_rows_are_the_expression():
     """Eq. (74) in a narrow budget: numerator and denominator become bracketed groups over several rows."""
-    closed_form = models.get("two_layer_scalar").closed_form.derivation.by_tag("74")[-1].relation.rhs
+    closed_form = models.get("two_layer_scalar").closed_form.derivation.by_key("solution")[-1].relation.rhs
     rows = align_rows(sp.Eq(sp.Symbol("g"), closed_form, evaluate=False), budget=24, mul_symbol="dot")
     assert len(rows) > 2 and any(r"\Big/" in row for row in rows)
     assert_faithful(rows_text(rows).split("=", 1)[1], closed_form)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from derivations import models
+from derivations import registry as model_registry
 from proofs_check.claims import Status
 from proofs_check.papers import load_papers
 from proofs_check.runner import run_claims
@@ -44,8 +45,8 @@ def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "[layerwise_linear_flows.papers]\nplugin2026 = lw_plugin:PAPER\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(models, "_installed_loaded", False)
-    monkeypatch.setattr(models, "_REGISTRY", dict(models._REGISTRY))
+    monkeypatch.setattr(model_registry, "_installed_loaded", False)
+    monkeypatch.setattr(model_registry, "_REGISTRY", dict(model_registry._REGISTRY))
     yield tmp_path
     sys.modules.pop("lw_plugin", None)
 
@@ -59,7 +60,7 @@ def test_installed_model_and_paper_are_found(plugin: Path) -> None:
 
 
 def test_register(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(models, "_REGISTRY", dict(models._REGISTRY))
+    monkeypatch.setattr(model_registry, "_REGISTRY", dict(model_registry._REGISTRY))
     base = models.get("linear_model")
     twin = dataclasses.replace(base, name="linear_twin")
     assert models.register(twin) is twin and models.get("linear_twin") is twin

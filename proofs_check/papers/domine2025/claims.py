@@ -46,6 +46,8 @@ PAPER = Paper(
     2025,
     url="https://arxiv.org/abs/2409.14623",
     models=("lambda_balanced",),
+    # the equation numbers of the mode flow and the conserved imbalance (step keys of derivations.solve)
+    equation_tags={"lambda_balanced": {"flow": "F.1", "conserved": "14"}},
 )
 VIA = "via Nam et al. 2025"
 # Theorem 2's derivation (proofs_check.papers.domine2025.lambda_balanced.theorem2) is in the spec's notation

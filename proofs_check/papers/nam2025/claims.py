@@ -25,6 +25,39 @@ LINEAR = models.get("linear_model")
 DIAGONAL = models.get("diagonal_linear_network")
 SCALAR = models.get("two_layer_scalar")
 
+# The paper's equation numbers of the steps derivations.solve records (model -> step key -> equation); App. H
+# (Theorem 3) numbers every step of the width-p scalar network's derivation, App. C.3 the whitened modes' flow.
+EQUATION_TAGS = {
+    "linear_model": {"flow": "7", "solution": "10"},
+    "diagonal_linear_network": {"flow": "6", "conserved": "8"},
+    "two_layer_scalar": {
+        "flow": "77",
+        "structure": "78",
+        "eigen": "78",
+        "conserved": "78",
+        "clock": "79–81",
+        "clock_rate": "79–81",
+        "coordinates": "79–81",
+        "initial_rate": "79–81",
+        "coordinates_init": "72–73",
+        "state": "72–73",
+        "back_substitution": "72–73",
+        "coupling": "82–85",
+        "sums": "82–85",
+        "sum_definition": "82–85",
+        "clock_ode": "86–87",
+        "discriminant": "88",
+        "factor": "89–90",
+        "apart": "91–93",
+        "log": "94",
+        "exponentiate": "94",
+        "roots": "76",
+        "solution": "74",
+        "limit": "96",
+    },
+    "deep_linear_whitened": {"flow": "51-52", "conserved": "48"},
+    "emergence": {"flow": "11"},
+}
 PAPER = Paper(
     "nam2025",
     "Position: Solve layerwise linear models first to understand neural dynamical phenomena (neural collapse, "
@@ -52,6 +85,7 @@ PAPER = Paper(
         "emergence",
     ),
     notation={"Sigma_0": r"\Sigma_0", "S_0": r"\mathcal{S}_0", "D_0": "D_0", "gamma": r"\gamma"},
+    equation_tags=EQUATION_TAGS,
 )
 
 S, Z, t = SCALAR.symbol("S"), SCALAR.symbol("Z"), H.t
@@ -63,7 +97,7 @@ gm = PAPER.symbol("gamma_-", r"\gamma_-", ROOTS[H.gamma_minus], real=True)
 # (claim appH.sigma_bound)
 APP_H = (sp.Eq(D0**2, S**2 + Sigma0**2 - S0**2), Sigma0 + S0 > 0, Sigma0 >= sp.Abs(S0))
 _ua, _ub = SCALAR.symbol("a"), SCALAR.symbol("b")
-DERIVATION = lambda: SCALAR.closed_form.derivation  # noqa: E731 - read when a check runs, never at import
+DERIVATION = lambda: PAPER.derivation(SCALAR)  # noqa: E731 - read when a check runs, never at import
 
 # ---------------------------------------------------------------- §1, §2: flows, conservation, modes
 a, b, lam, S_i = DIAGONAL.symbol("a"), DIAGONAL.symbol("b"), DIAGONAL.symbol("lam"), DIAGONAL.symbol("S")
@@ -127,7 +161,7 @@ PAPER.claim(
     "sec2.general_unbalanced",
     "General aᵢ ≠ bᵢ: each mode is Theorem 3 with p = 1, Z = 1, S = Sᵢ and time λᵢt (its recorded derivation)",
     where="§2 (Saxe et al. 2014, App. A)",
-    check=lambda: derivation_steps(DIAGONAL.closed_form.derivation, ["6", "8", ""])(),
+    check=lambda: derivation_steps(PAPER.derivation(DIAGONAL), ["6", "8", ""])(),
 )
 C_i = PAPER.symbol("C_i", r"C_i", a**2 - b**2, real=True)
 s_i = PAPER.symbol("s_i", r"s_i", a * b, real=True)
