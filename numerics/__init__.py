@@ -6,9 +6,25 @@ the disk cache (``numerics.cache``) is evaluated without importing SymPy.
 
 from importlib import import_module
 
-__all__ = ["agf", "reduced_trajectory", "riccati_mpmath", "riccati_numpy", "trajectory"]
+__all__ = [
+    "DOP853",
+    "ClosedForm",
+    "GradientDescent",
+    "MPMath",
+    "Taylor",
+    "agf",
+    "reduced_trajectory",
+    "riccati_mpmath",
+    "riccati_numpy",
+    "trajectory",
+]
 
 _HOMES = {
+    "ClosedForm": ".methods",
+    "DOP853": ".methods",
+    "GradientDescent": ".methods",
+    "MPMath": ".methods",
+    "Taylor": ".methods",
     "agf": ".alternating",
     "reduced_trajectory": ".power_activation",
     "riccati_mpmath": ".riccati",

@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import mpmath
 import numpy as np
 
+from .arithmetic import Arithmetic, arithmetic, mp_vectorize, to_mpf
 from .cache import Generated, artifact
 from .model_spec import ModelSpec, spec_of
 
@@ -22,7 +22,16 @@ if TYPE_CHECKING:
 
     from derivations.model import Model
 
-__all__ = ["BatchField", "CompiledModel", "Lambdified", "batch_field", "compiled", "lambdified"]
+__all__ = [
+    "BatchField",
+    "CompiledModel",
+    "Lambdified",
+    "batch_field",
+    "compiled",
+    "lambdified",
+    "mp_vectorize",
+    "to_mpf",
+]
 
 
 @dataclass(frozen=True)
@@ -49,22 +58,25 @@ class Lambdified:
         return self.function(*(values[n] for n in self.names))
 
 
-def lambdified(expr: sp.Expr, backend: str) -> Lambdified:
-    """``expr`` as a callable taking keyword arguments named by its free symbols (listed in ``.names``)."""
+def lambdified(expr: sp.Expr, ctx: Arithmetic | str) -> Lambdified:
+    """``expr`` as a callable in the arithmetic ``ctx`` taking keyword arguments named by its free symbols
+    (listed in ``.names``)."""
     import sympy as sp
 
     symbols = sorted(expr.free_symbols, key=str)
-    modules = "numpy" if backend == "numpy" else "mpmath"
+    modules = arithmetic(ctx).modules
     return Lambdified(tuple(str(s) for s in symbols), Generated(sp.lambdify(symbols, expr, modules=modules)))
 
 
-def compiled(model: str | Model | ModelSpec, backend: str = "numpy") -> CompiledModel:
-    """The compiled functions of ``model`` for ``backend`` (``"numpy"`` or ``"mpmath"``)."""
+def compiled(model: str | Model | ModelSpec, ctx: Arithmetic | str = "numpy") -> CompiledModel:
+    """The compiled functions of ``model`` in the arithmetic ``ctx`` (or its legacy name ``"numpy"`` or
+    ``"mpmath"``; see ``numerics.arithmetic``)."""
     spec = spec_of(model)
-    return artifact(spec.key, f"model-{backend}", lambda: _compiled(spec, backend))
+    backend = arithmetic(ctx)
+    return artifact(spec.key, f"model-{backend.name}", lambda: _compiled(spec, backend))
 
 
-def _compiled(spec: ModelSpec, backend: str) -> CompiledModel:
+def _compiled(spec: ModelSpec, backend: Arithmetic) -> CompiledModel:
     from derivations.scale_invariance import scaling_groups
 
     model = spec.model
@@ -158,29 +170,3 @@ def _batch_field(model: Model) -> BatchField:
         field=generate([*states, *params], components),
         tangent=generate([*states, *tangents, *params], [along(c, tangent_sums) for c in components]),
     )
-
-
-def mp_vectorize(f: Callable[..., object]) -> Callable[..., np.ndarray]:
-    """Broadcast a scalar mpmath callable over object arrays (keyword arguments), for any number of arguments.
-
-    The arguments are broadcast together and ``f`` is called once per element: ``np.frompyfunc`` would cap the
-    number of arguments at numpy's 64 operands, which a linear network of width 5 already exceeds.
-    """
-
-    def call(**values: object) -> np.ndarray:
-        if not values:
-            return np.asarray(f())
-        names = list(values)
-        arrays = np.broadcast_arrays(*(np.asarray(values[n], dtype=object) for n in names))
-        out = np.empty(arrays[0].shape, dtype=object)
-        for index in np.ndindex(out.shape):
-            out[index] = f(**{n: a[index] for n, a in zip(names, arrays, strict=True)})
-        return out if out.ndim else out[()]
-
-    return call
-
-
-def to_mpf(array: np.ndarray) -> np.ndarray:
-    """An object array of ``mpmath.mpf`` (exact conversion of float64 values; ``mpf`` entries are kept)."""
-    array = np.asarray(array)
-    return np.frompyfunc(mpmath.mpf, 1, 1)(array if array.dtype == object else array.astype(float))

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 import mpmath
 import numpy as np
 
+from .arithmetic import Arithmetic, fp, mp, real_array
 from .cache import Generated, artifact
-from .evaluate import real_array
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -84,19 +84,20 @@ def stable_forms() -> list[sp.Expr]:
     return [stable_form(C2, C0, Y0, T, K), *rate_split(C1, K), increment_form()]
 
 
-def _compiled(backend: str) -> tuple[Generated, Generated, Generated]:
+def _compiled(ctx: Arithmetic) -> tuple[Generated, Generated, Generated]:
     """The engine's stable form, its rate split ``(alpha, beta) = ((k + c1)/2, (k - c1)/2)`` and its increment
-    ``y - y0 = tau q0 / denominator`` (``increment_form``), lambdified (once, through the disk cache)."""
-    return artifact("engine", f"riccati-{backend}", lambda: _lambdified(backend))
+    ``y - y0 = tau q0 / denominator`` (``increment_form``), lambdified in ``ctx`` (once, through the disk cache)."""
+    return artifact("engine", f"riccati-{ctx.name}", lambda: _lambdified(ctx))
 
 
-def _lambdified(backend: str) -> tuple[Generated, Generated, Generated]:
+def _lambdified(ctx: Arithmetic) -> tuple[Generated, Generated, Generated]:
     import sympy as sp
 
     from derivations.riccati import ALPHA, BETA, rate_split, stable_form
 
     C2, C1, C0, Y0, T, K, Q0 = _symbols().values()
-    modules = [{"phi1": _phi1_numpy}, "numpy"] if backend == "numpy" else [{"phi1": _phi1_mpmath}, "mpmath"]
+    # phi1 on arrays (machine numbers, vectorized) or on scalars (arbitrary precision, element by element)
+    modules = [{"phi1": _phi1_numpy if ctx.machine else _phi1_mpmath}, ctx.modules]
     # cse: e^{-kt} and t phi1(kt) appear in the numerator and the denominator, computed once
     stable = sp.lambdify((C2, C0, Y0, T, K, ALPHA, BETA), stable_form(C2, C0, Y0, T, K), modules=modules, cse=True)
     split = sp.lambdify((C1, K), list(rate_split(C1, K)), modules=modules)
@@ -170,7 +171,7 @@ def riccati_rates(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
     from ``alpha * beta = -c2 c0``, and the blow-up time ``t*``. ``ValueError`` for a negative discriminant."""
     c2, c1, c0, y0 = np.broadcast_arrays(*(real_array(v) for v in (c2, c1, c0, y0)))
     k = np.sqrt(_discriminant(c2, c1, c0))
-    _, split, _ = _compiled("numpy")
+    _, split, _ = _compiled(fp)
     with np.errstate(all="ignore"):
         alpha_direct, beta_direct = split(c1, k)
         big = np.where(c1 > 0, alpha_direct, beta_direct)
@@ -184,7 +185,7 @@ def riccati_at(rates: tuple[object, ...], t: np.ndarray) -> np.ndarray:
     (``ValueError`` for ``t < 0`` or at or past the blow-up)."""
     c2, c0, y0, k, alpha, beta, pole = rates
     _before_blow_up(t, pole)
-    stable, _, _ = _compiled("numpy")
+    stable, _, _ = _compiled(fp)
     with np.errstate(all="ignore"):
         return real_array(stable(c2, c0, y0, t, k, alpha, beta))
 
@@ -197,7 +198,7 @@ def riccati_increment(
     ``y0`` would cancel there)."""
     c2, c1, c0, y0, q0 = np.broadcast_arrays(*(real_array(v) for v in (c2, c1, c0, y0, q0)))
     k = np.sqrt(_discriminant(c2, c1, c0))
-    _, split, increment = _compiled("numpy")
+    _, split, increment = _compiled(fp)
     with np.errstate(all="ignore"):
         alpha_direct, beta_direct = split(c1, k)
         big = np.where(c1 > 0, alpha_direct, beta_direct)
@@ -211,7 +212,7 @@ def riccati_mpmath(c2: mpmath.mpf, c1: mpmath.mpf, c0: mpmath.mpf, y0: mpmath.mp
     names = ("c2", "c1", "c0", "y0", "t")
     c2, c1, c0, y0, t = (_real_mpf(name, v) for name, v in zip(names, (c2, c1, c0, y0, t), strict=True))
     k = mpmath.sqrt(_discriminant(c2, c1, c0))
-    stable, split, _ = _compiled("mpmath")
+    stable, split, _ = _compiled(mp)
     alpha_direct, beta_direct = split(c1, k)
     big = alpha_direct if c1 > 0 else beta_direct
     small = -c2 * c0 / big if big > 0 else mpmath.mpf(0)
