@@ -1,9 +1,9 @@
 """Evaluate a model's derived closed form (``derivations.solve``) on arrays, in float64 or in mpmath.
 
-The closed form is compiled once per (model, backend): the sums' summands, each clock's solution (a Riccati clock
-through the engine's stable form, ``numerics.riccati``; an implicit one through a bracketed root solve,
-``numerics.implicit``) and the state in terms of the clocks. Arrays carry units on the last axis, so one compiled
-closed form serves every width and batch.
+The closed form is compiled once per (model, arithmetic: ``numerics.arithmetic``): the sums' summands, each clock's
+solution (a Riccati clock through the engine's stable form, ``numerics.riccati``; an implicit one through a bracketed
+root solve, ``numerics.implicit``) and the state in terms of the clocks. Arrays carry units on the last axis, so one
+compiled closed form serves every width and batch.
 """
 
 from __future__ import annotations
@@ -256,14 +256,14 @@ def compiled_closed_form(model: str | Model | ModelSpec, ctx: Arithmetic | str =
     """The compiled closed form of ``model`` in the arithmetic ``ctx`` (or its legacy name, ``"numpy"`` or
     ``"mpmath"``), through the disk cache; ``ValueError`` quoting the reason if ``derivations.solve`` found none."""
     spec = spec_of(model)
-    backend = arithmetic(ctx)
-    built = artifact(spec.key, f"closed-form-{backend.name}", lambda: _compiled_closed_form(spec.model, backend))
+    chosen = arithmetic(ctx)
+    built = artifact(spec.key, f"closed-form-{chosen.name}", lambda: _compiled_closed_form(spec.model, chosen))
     if isinstance(built, str):
         raise ValueError(f"method='closed_form' needs a closed form: {built}")
     return built
 
 
-def _compiled_closed_form(model: Model, backend: Arithmetic) -> CompiledClosedForm | str:
+def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm | str:
     """The compiled closed form, or the text of ``Unsolved``."""
     import sympy as sp
 
@@ -278,19 +278,19 @@ def _compiled_closed_form(model: Model, backend: Arithmetic) -> CompiledClosedFo
     for clock, sol in solution.clocks.items():
         if isinstance(sol, RiccatiSolution):
             riccati[str(clock)] = tuple(
-                lambdified(sp.sympify(c, strict=True), backend) for c in (sol.c2, sol.c1, sol.c0, sol.y0)
+                lambdified(sp.sympify(c, strict=True), ctx) for c in (sol.c2, sol.c1, sol.c0, sol.y0)
             )
         else:
-            implicit[str(clock)] = CompiledImplicit.of(sol, backend)
+            implicit[str(clock)] = CompiledImplicit.of(sol, ctx)
     general = solution.general.reason if solution.general else "not solved"
     return CompiledClosedForm(
         solution.model,
-        {str(s): lambdified(e, backend) for s, e in solution.coordinates.items()},
-        {str(s): lambdified(e, backend) for s, e in solution.sums.items()},
+        {str(s): lambdified(e, ctx) for s, e in solution.coordinates.items()},
+        {str(s): lambdified(e, ctx) for s, e in solution.sums.items()},
         riccati,
         implicit,
-        {n: lambdified(e, backend) for n, e in solution.state.items()},
-        tuple((str(c), lambdified(c, backend)) for c in solution.condition),
+        {n: lambdified(e, ctx) for n, e in solution.state.items()},
+        tuple((str(c), lambdified(c, ctx)) for c in solution.condition),
         tuple((str(c), lambdified(c, fp)) for c in solution.nonzero),
         frozenset(str(g) for g in solution.clocks if g.is_positive),
         general,
@@ -303,7 +303,7 @@ def _compiled_closed_form(model: Model, backend: Arithmetic) -> CompiledClosedFo
             solution.t,
             {**{n: str(s) for n, s in solution.init.items()}, **{str(q): f"{q}(0)" for q in solution.along}},
         )
-        if backend.machine  # the blocked kernel is float64 code
+        if ctx.machine  # the blocked kernel is float64 code
         else None,
         {str(g): lambdified(e, fp) for g, e in solution.initial_rates.items() if g in solution.riccati},
         _exact_in_long_double(solution),

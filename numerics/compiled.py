@@ -1,8 +1,8 @@
 """Lambdified per-unit functions of a model: its vector field and its quantities (closed forms: ``closed_form``).
 
-Everything is compiled once per (model, backend) from the SymPy objects of ``derivations`` and kept in the disk
-cache (``numerics.cache``): SymPy and ``derivations`` are imported only to build what is not cached yet. Arrays
-carry units on the last axis, so one compiled function serves every width and batch.
+Everything is compiled once per (model, arithmetic: ``numerics.arithmetic``) from the SymPy objects of ``derivations``
+and kept in the disk cache (``numerics.cache``): SymPy and ``derivations`` are imported only to build what is not cached
+yet. Arrays carry units on the last axis, so one compiled function serves every width and batch.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .arithmetic import Arithmetic, arithmetic, mp_vectorize, to_mpf
+from .arithmetic import Arithmetic, arithmetic, fp, mp_vectorize, to_mpf
 from .cache import Generated, artifact
 from .model_spec import ModelSpec, spec_of
 
@@ -68,23 +68,23 @@ def lambdified(expr: sp.Expr, ctx: Arithmetic | str) -> Lambdified:
     return Lambdified(tuple(str(s) for s in symbols), Generated(sp.lambdify(symbols, expr, modules=modules)))
 
 
-def compiled(model: str | Model | ModelSpec, ctx: Arithmetic | str = "numpy") -> CompiledModel:
+def compiled(model: str | Model | ModelSpec, ctx: Arithmetic | str = fp) -> CompiledModel:
     """The compiled functions of ``model`` in the arithmetic ``ctx`` (or its legacy name ``"numpy"`` or
     ``"mpmath"``; see ``numerics.arithmetic``)."""
     spec = spec_of(model)
-    backend = arithmetic(ctx)
-    return artifact(spec.key, f"model-{backend.name}", lambda: _compiled(spec, backend))
+    chosen = arithmetic(ctx)
+    return artifact(spec.key, f"model-{chosen.name}", lambda: _compiled(spec, chosen))
 
 
-def _compiled(spec: ModelSpec, backend: Arithmetic) -> CompiledModel:
+def _compiled(spec: ModelSpec, ctx: Arithmetic) -> CompiledModel:
     from derivations.scale_invariance import scaling_groups
 
     model = spec.model
     quantities = model.quantities
-    vector_field = {str(s): lambdified(e, backend) for s, e in model.unit_field.items()}
-    sums = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "sum"}
-    units = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "unit"}
-    scalars = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "scalar"}
+    vector_field = {str(s): lambdified(e, ctx) for s, e in model.unit_field.items()}
+    sums = {n: lambdified(q.expr, ctx) for n, q in quantities.items() if q.kind == "sum"}
+    units = {n: lambdified(q.expr, ctx) for n, q in quantities.items() if q.kind == "unit"}
+    scalars = {n: lambdified(q.expr, ctx) for n, q in quantities.items() if q.kind == "scalar"}
     scaling = {n: groups for n in scalars if (groups := scaling_groups(model, n))}
     return CompiledModel(spec, vector_field, sums, units, scalars, scaling)
 
@@ -163,7 +163,7 @@ def _batch_field(model: Model) -> BatchField:
 
     def generate(args: list[sp.Symbol], exprs: list[sp.Expr]) -> Generated:
         exprs = [e.xreplace(sums) for e in exprs]
-        return Generated(sp.lambdify(args, exprs, modules=[{"unit_sum": unit_sum_numpy}, "numpy"], cse=True))
+        return Generated(sp.lambdify(args, exprs, modules=[{"unit_sum": unit_sum_numpy}, fp.modules], cse=True))
 
     return BatchField(
         param_names=tuple(str(p) for p in params),
