@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,8 +26,8 @@ __all__ = ["trajectory"]
 def trajectory(
     model: str | Model,
     t: object,
-    params: Mapping[str, object],
-    init: Mapping[str, object],
+    params: Mapping[str, Any],
+    init: Mapping[str, Any],
     method: Method | str = "closed_form",
     dps: int | None = None,
     lr: float | None = None,
@@ -93,7 +93,7 @@ def trajectory(
     ctx = solver.arithmetic
     # arbitrary-precision arithmetic keeps the digits of mpf inputs
     inputs = validate(spec, t, params, init, exact=not ctx.machine)
-    params_env: dict[str, object] = {**inputs.unit_params, **inputs.shared_params}
+    params_env: dict[str, Any] = {**inputs.unit_params, **inputs.shared_params}
     # a non-finite float64 value is reported once, by _check_finite, not as numpy warnings on the way
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         solution = solver.run(spec, inputs, params_env)
@@ -151,7 +151,7 @@ def _quantity_names(model: ModelSpec, names: object) -> frozenset[str] | None:
 def _quantities(
     model: ModelSpec,
     states: dict[str, np.ndarray],
-    params_env: dict[str, object],
+    params_env: dict[str, Any],
     ctx: Arithmetic,
     names: frozenset[str] | None = None,
 ) -> dict[str, np.ndarray]:

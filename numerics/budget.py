@@ -19,6 +19,7 @@ beyond the budget, such as ``t = 1e6`` or an initialization of 1e100 with ``"mpm
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -95,7 +96,7 @@ def _amax(arrays: Mapping[str, np.ndarray]) -> np.ndarray:
 
 
 def flow_rate(
-    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, object], ctx: Arithmetic | str
+    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, Any], ctx: Arithmetic | str
 ) -> np.ndarray:
     """An estimate of the flow's rate at the start (inverse time scale), per batch element: the largest
     ``|J v|_∞ / |v|_∞`` of the field's Jacobian ``J`` over the directions of the state, of the field and of an
@@ -123,7 +124,7 @@ def check_flow_budget(
     method: str,
     cm: CompiledModel,
     state: Mapping[str, np.ndarray],
-    params: Mapping[str, object],
+    params: Mapping[str, Any],
     t_max: float,
     max_steps: int,
     dps: int = 30,
@@ -138,7 +139,7 @@ def check_flow_budget(
 
 
 def check_dop853_budget(
-    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, object], t_max: float, max_steps: int
+    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, Any], t_max: float, max_steps: int
 ) -> None:
     """``BudgetError`` if DOP853's estimated steps to ``t_max`` (``t_max × rate / DOP853_STEP_RATE``) exceed
     ``max_steps``; ``OverflowError`` if the flow's rate at the start is beyond float64."""
@@ -156,7 +157,7 @@ def check_dop853_budget(
 def check_mpmath_budget(
     cm: CompiledModel,
     state: Mapping[str, np.ndarray],
-    params: Mapping[str, object],
+    params: Mapping[str, Any],
     t_max: float,
     max_steps: int,
     dps: int = 30,

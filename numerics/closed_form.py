@@ -58,7 +58,7 @@ class Decomposed:
     products: tuple[tuple[int, Callable[..., object]], ...]
     terms: dict[str, tuple[tuple[int, int], ...]]
     powers: tuple[tuple[dict[str, float], float], ...] | None = None
-    starts: dict[str, str] | None = None
+    starts: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -97,16 +97,16 @@ class Decomposed:
         generated = Generated(sp.lambdify(arguments, atoms, modules=fp.modules, cse=True))
         compiled = tuple((index, lambdified(coefficient, fp)) for index, coefficient in products)
         powers = [_power_form(atom, clocks, t) for atom in atoms]
-        usable = None if any(p is None for p in powers) else tuple(powers)
+        usable = tuple(p for p in powers if p is not None) if all(p is not None for p in powers) else None
         return cls(generated, tuple(str(a) for a in arguments), compiled, terms, usable, dict(starts or {}))
 
-    def coefficients(self, env: Mapping[str, object]) -> list[np.ndarray]:
+    def coefficients(self, env: Mapping[str, Any]) -> list[np.ndarray]:
         """The products' coefficients, evaluated once (per start or unit) from ``env``."""
         return [real_array(apply(f, env, fp)) for _, f in self.products]
 
     def evaluate(
         self,
-        env: Mapping[str, object],
+        env: Mapping[str, Any],
         coefficients: Sequence[np.ndarray],
         out: Mapping[str, np.ndarray],
         buffers: dict[int, np.ndarray] | None = None,
@@ -140,7 +140,7 @@ class Decomposed:
 
     def increment_form(
         self,
-        env: Mapping[str, object],
+        env: Mapping[str, Any],
         coefficients: Sequence[np.ndarray],
         increments: Mapping[str, tuple[np.ndarray, np.ndarray]],
     ) -> dict[str, np.ndarray]:
@@ -155,7 +155,7 @@ class Decomposed:
 
     def sums_and_bounds(
         self,
-        env: Mapping[str, object],
+        env: Mapping[str, Any],
         coefficients: Sequence[np.ndarray],
         increments: Mapping[str, tuple[np.ndarray, np.ndarray]] | None = None,
         near: np.ndarray | bool = False,
@@ -182,7 +182,7 @@ class Decomposed:
 
     def _changes(
         self,
-        env: Mapping[str, object],
+        env: Mapping[str, Any],
         coefficients: Sequence[np.ndarray],
         increments: Mapping[str, tuple[np.ndarray, np.ndarray]],
     ) -> list[np.ndarray]:
@@ -192,7 +192,8 @@ class Decomposed:
             for (index, _), c in zip(self.products, coefficients, strict=True)
         ]
 
-    def _change(self, index: int, increments: Mapping[str, tuple[np.ndarray, np.ndarray]], t: np.ndarray):
+    def _change(self, index: int, increments: Mapping[str, tuple[np.ndarray, np.ndarray]], t: Any) -> Any:
+        assert self.powers is not None  # the increment form is used only where every atom has a power form
         powers, drift = self.powers[index]
         exponent = drift * t if drift != 0 else 0.0
         start = 1.0
@@ -250,6 +251,13 @@ class CompiledClosedForm:
     kernel: Decomposed | None = None
     initial_rates: dict[str, Callable[..., object]] = field(default_factory=dict)
     exact_in_long_double: bool = False
+
+    @property
+    def float64_kernel(self) -> Decomposed:
+        """The blocked float64 kernel (only a closed form compiled in machine arithmetic has one)."""
+        if self.kernel is None:
+            raise TypeError(f"the closed form of {self.model} is compiled for arbitrary precision: no float64 kernel")
+        return self.kernel
 
 
 def compiled_closed_form(model: str | Model | ModelSpec, ctx: Arithmetic | str = fp) -> CompiledClosedForm:
@@ -310,7 +318,7 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
     )
 
 
-def check_condition(ccf: CompiledClosedForm, init: Mapping[str, np.ndarray], params: Mapping[str, object]) -> None:
+def check_condition(ccf: CompiledClosedForm, init: Mapping[str, np.ndarray], params: Mapping[str, Any]) -> None:
     """``ValueError`` unless the parameters avoid the derivation's divisions and every unit's start lies on the set
     where the closed form holds."""
     for expr, f in ccf.nonzero:
@@ -331,7 +339,7 @@ def check_condition(ccf: CompiledClosedForm, init: Mapping[str, np.ndarray], par
 
 def closed_form_state(
     ccf: CompiledClosedForm,
-    env: Mapping[str, object],
+    env: Mapping[str, Any],
     t: np.ndarray,
     ctx: Arithmetic | str,
     units: Sequence[int] | None = None,
@@ -359,12 +367,12 @@ def closed_form_state(
     return {n: np.broadcast_to(apply(f, env, ctx), full) for n, f in ccf.state.items()}
 
 
-def _riccati(ctx: Arithmetic, c2: object, c1: object, c0: object, y0: object, t: np.ndarray, positive: bool) -> Any:
+def _riccati(ctx: Arithmetic, c2: Any, c1: Any, c0: Any, y0: Any, t: np.ndarray, positive: bool) -> Any:
     """A Riccati clock at the times ``t``: vectorized for machine numbers (a positive clock clipped to
     ``GAMMA_RANGE``), element by element at the working precision otherwise."""
     if not ctx.machine:
         return np.frompyfunc(riccati_mpmath, 5, 1)(c2, c1, c0, y0, t)
-    values = riccati_numpy(c2, c1, c0, y0, t)  # type: ignore[arg-type]  # machine numbers: arrays or floats
+    values = riccati_numpy(c2, c1, c0, y0, t)
     return np.clip(values, *GAMMA_RANGE) if positive else values
 
 
@@ -415,7 +423,7 @@ class ClosedFormValues:
 
 
 def closed_form_numpy(
-    ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray, refine: bool = True
+    ccf: CompiledClosedForm, env: Mapping[str, Any], t: np.ndarray, refine: bool = True
 ) -> ClosedFormValues:
     """The closed form in float64 from ``env`` (starts (batch, p), parameters broadcasting against them): a
     :class:`ClosedFormValues`, evaluated in blocks of ``CHUNK`` values (times × starts), each block's clocks and
@@ -447,7 +455,7 @@ FINITE = np.finfo(float).max / 2
 
 def _evaluated(
     ccf: CompiledClosedForm,
-    env: Mapping[str, object],
+    env: Mapping[str, Any],
     t: np.ndarray,
     out: Mapping[str, np.ndarray],
     clocks_out: Mapping[str, np.ndarray],
@@ -458,7 +466,7 @@ def _evaluated(
     a non-finite value) and, with ``refine``, those whose settled value cancels."""
     shape = env_shape(env)
     prepared, clocks, rates = _prepared(ccf, env)
-    coefficients = ccf.kernel.coefficients(prepared)
+    coefficients = ccf.float64_kernel.coefficients(prepared)
     solutions = {name: riccati_rates(*coefficients_of) for name, coefficients_of in clocks.items()}
     batch, width = shape[1], shape[-1]
     flagged = np.zeros((batch, width), dtype=bool)
@@ -466,8 +474,11 @@ def _evaluated(
     times = max(1, CHUNK // (starts * width))
     for first in range(0, batch, starts):
         rows = slice(first, first + starts)
-        block = [_rows(v, rows, batch) for v in (prepared, clocks, solutions, rates, coefficients)]
-        block.append([_swapped(np.asarray(c)[(None,) * (3 - np.ndim(c))]).copy() for c in block[-1]])
+        local, local_clocks, local_solutions, local_rates, local_coefficients = (
+            _rows(v, rows, batch) for v in (prepared, clocks, solutions, rates, coefficients)
+        )
+        swapped = [_swapped(np.asarray(c)[(None,) * (3 - np.ndim(c))]).copy() for c in local_coefficients]
+        block = (local, local_clocks, local_solutions, local_rates, local_coefficients, swapped)
         buffers: dict[int, np.ndarray] = {}
         for begin in range(0, len(t), times):
             targets = {name: v[begin : begin + times, rows] for name, v in out.items()}
@@ -518,34 +529,40 @@ def _block(
         local[name] = implicit_numpy(implicit, local, local["t"])
     for name in (*ccf.riccati, *ccf.implicit):
         clock_targets[name][...] = local[name]
-    atoms = {name: _swapped(local[name]) for name in ccf.kernel.atom_names}
-    outputs = {name: _swapped(targets[name]) for name in ccf.kernel.terms}
-    bounds = ccf.kernel.evaluate(atoms, swapped, outputs, buffers)
+    atoms = {name: _swapped(local[name]) for name in ccf.float64_kernel.atom_names}
+    outputs = {name: _swapped(targets[name]) for name in ccf.float64_kernel.terms}
+    kernel = ccf.float64_kernel
+    bounds = kernel.evaluate(atoms, swapped, outputs, buffers)
     near = _near(local, clocks, rates)
-    if ccf.kernel.powers is None or not np.any(near):
+    if kernel.powers is None or not np.any(near):
         return clipped, bounds
     # the increment form only at the (time, start) pairs that need it
     at = np.nonzero(np.any(near, axis=-1))
     local = {k: _gathered(v, at) for k, v in local.items()}
     increments = {
-        name: (_gathered(y0, at), riccati_increment(*(_gathered(c, at) for c in (c2, c1, c0, y0)), local["t"], rate))
+        name: (
+            _gathered(y0, at),
+            riccati_increment(
+                _gathered(c2, at), _gathered(c1, at), _gathered(c0, at), _gathered(y0, at), local["t"], rate
+            ),
+        )
         for name, (c2, c1, c0, y0) in clocks.items()
         if (rate := _gathered(rates.get(name), at)) is not None
     }
-    values = ccf.kernel.increment_form(local, [_gathered(c, at) for c in coefficients], increments)
+    changed = kernel.increment_form(local, [_gathered(c, at) for c in coefficients], increments)
     near = _gathered(near, at)
-    for name, value in values.items():
+    for name, value in changed.items():
         targets[name][at] = np.where(near, value, targets[name][at])
         bounds[name] = np.where(np.all(np.isfinite(value)), bounds[name], np.inf)
     return clipped, bounds
 
 
-def _swapped(value: object) -> object:
+def _swapped(value: Any) -> Any:
     """``value`` (T, batch, units) with the units before the starts (a view)."""
     return np.swapaxes(value, -1, -2) if np.ndim(value) == 3 else value
 
 
-def _near(local: Mapping[str, object], clocks: Mapping[str, tuple], rates: Mapping[str, object]) -> np.ndarray:
+def _near(local: Mapping[str, Any], clocks: Mapping[str, tuple], rates: Mapping[str, Any]) -> np.ndarray:
     """Where a clock with an initial rate moved by less than half its start (there the increment form is used)."""
     near = np.zeros((), dtype=bool)
     for name, (*_, y0) in clocks.items():
@@ -555,7 +572,7 @@ def _near(local: Mapping[str, object], clocks: Mapping[str, tuple], rates: Mappi
     return near
 
 
-def _gathered(value: object, at: tuple[np.ndarray, np.ndarray]) -> object:
+def _gathered(value: Any, at: tuple[np.ndarray, ...]) -> Any:
     """``value`` (shape (T or 1, batch or 1, units)) at the (time, start) pairs ``at``: (pairs, units)."""
     if not isinstance(value, np.ndarray) or value.ndim == 0:
         return value
@@ -563,7 +580,7 @@ def _gathered(value: object, at: tuple[np.ndarray, np.ndarray]) -> object:
     return value[times if value.shape[0] > 1 else 0, starts if value.shape[1] > 1 else 0]
 
 
-def _rows(value: object, rows: slice, batch: int) -> object:
+def _rows(value: Any, rows: slice, batch: int) -> Any:
     """``value`` (arrays (1, batch or 1, units), nested in dicts, tuples and lists) at the starts ``rows``."""
     if isinstance(value, dict):
         return {k: _rows(v, rows, batch) for k, v in value.items()}
@@ -579,9 +596,11 @@ def _allocated(
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """The outputs (states and sums) and the clocks of ``closed_form_numpy`` for starts of ``shape`` (1, batch,
     p), uninitialized."""
-    assert ccf.kernel is not None  # a float64 closed form has its kernel
-    out = {n: np.empty((times, shape[1], 1 if n in ccf.along else shape[-1]), dtype) for n in ccf.kernel.terms}
-    clocks = {
+    terms = ccf.float64_kernel.terms
+    out: dict[str, np.ndarray] = {
+        n: np.empty((times, shape[1], 1 if n in ccf.along else shape[-1]), dtype) for n in terms
+    }
+    clocks: dict[str, np.ndarray] = {
         name: np.empty((times, shape[1], shape[-1] if name in ccf.per_unit else 1), dtype)
         for name in (*ccf.riccati, *ccf.implicit)
     }
@@ -590,7 +609,7 @@ def _allocated(
 
 def _in_long_double(
     ccf: CompiledClosedForm,
-    env: Mapping[str, object],
+    env: Mapping[str, Any],
     t: np.ndarray,
     out: Mapping[str, np.ndarray],
     clocks: Mapping[str, np.ndarray],
@@ -610,11 +629,11 @@ def _in_long_double(
     return flagged | cancelling
 
 
-def _per_start(value: object, batch: int) -> bool:
+def _per_start(value: Any, batch: int) -> bool:
     return isinstance(value, np.ndarray) and value.ndim == 3 and value.shape[1] == batch
 
 
-def _long_double(value: object) -> object:
+def _long_double(value: Any) -> Any:
     if isinstance(value, np.ndarray) and value.dtype.kind in "iuf":
         return value.astype(np.longdouble)
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
@@ -699,10 +718,10 @@ def _outputs_at(ccf, env, clocks, rates, coefficients, t) -> dict[str, tuple[np.
         if name in rates:
             increments[name] = (real_array(y0), riccati_increment(c2, c1, c0, y0, t, rates[name]))
     near = _near(local, clocks, rates)
-    return ccf.kernel.sums_and_bounds(local, coefficients, increments, near)
+    return ccf.float64_kernel.sums_and_bounds(local, coefficients, increments, near)
 
 
-def _perturbed_outputs(ccf: CompiledClosedForm, env: Mapping[str, object], last: np.ndarray) -> dict[str, np.ndarray]:
+def _perturbed_outputs(ccf: CompiledClosedForm, env: Mapping[str, Any], last: np.ndarray) -> dict[str, np.ndarray]:
     """The kernel's outputs at ``last`` from the starts times ``1 ± PROBE`` (signs from a fixed seed)."""
     rng = np.random.default_rng(0)
     local = {
@@ -710,11 +729,11 @@ def _perturbed_outputs(ccf: CompiledClosedForm, env: Mapping[str, object], last:
         for k, v in env.items()
     }
     local, clocks, rates = _prepared(ccf, local)
-    moved = _outputs_at(ccf, local, clocks, rates, ccf.kernel.coefficients(local), last)
+    moved = _outputs_at(ccf, local, clocks, rates, ccf.float64_kernel.coefficients(local), last)
     return {name: x for name, (x, _) in moved.items()}
 
 
-def _prepared(ccf: CompiledClosedForm, env: Mapping[str, object]) -> tuple[dict[str, object], dict, dict]:
+def _prepared(ccf: CompiledClosedForm, env: Mapping[str, Any]) -> tuple[dict[str, Any], dict, dict]:
     """``env`` with the eigen-coordinates and the sums over the units, the Riccati clocks' coefficients
     (c2, c1, c0, y0) and their initial rates (for the increment form), in float64 (long double from long
     doubles)."""
@@ -729,7 +748,7 @@ def _prepared(ccf: CompiledClosedForm, env: Mapping[str, object]) -> tuple[dict[
 SAFE = 1e75
 
 
-def _extreme(env: Mapping[str, object], shape: tuple[int, ...]) -> np.ndarray:
+def _extreme(env: Mapping[str, Any], shape: tuple[int, ...]) -> np.ndarray:
     """Starts whose initial values or parameters (nonzero) lie beyond ``SAFE`` or below ``1/SAFE`` in magnitude,
     where products of a few of them leave the float64 range."""
     flags = np.zeros(shape[1:-1], dtype=bool)
@@ -745,7 +764,7 @@ def _extreme(env: Mapping[str, object], shape: tuple[int, ...]) -> np.ndarray:
     return flags
 
 
-def _coefficient(f: Callable[..., object], env: Mapping[str, object], ctx: Arithmetic) -> Any:
+def _coefficient(f: Callable[..., object], env: Mapping[str, Any], ctx: Arithmetic) -> Any:
     if f.names:  # type: ignore[attr-defined]  # a Lambdified
         return apply(f, env, ctx)
     return ctx.number(f())

@@ -7,9 +7,10 @@ yet. Arrays carry units on the last axis, so one compiled function serves every 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,11 +40,11 @@ class CompiledModel:
     """Compiled callables; every one takes keyword arguments named by the model's symbols."""
 
     model: ModelSpec
-    field: dict[str, Callable[..., object]]
-    sum_summands: dict[str, Callable[..., object]]
-    unit_quantities: dict[str, Callable[..., object]]
-    scalar_quantities: dict[str, Callable[..., object]]
-    scalar_scaling: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    field: Mapping[str, Callable[..., Any]]
+    sum_summands: Mapping[str, Callable[..., Any]]
+    unit_quantities: Mapping[str, Callable[..., Any]]
+    scalar_quantities: Mapping[str, Callable[..., Any]]
+    scalar_scaling: dict[str, tuple[tuple[str, ...], ...]] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class Lambdified:
     names: tuple[str, ...]
     function: Generated
 
-    def __call__(self, **values: object) -> object:
+    def __call__(self, **values: object) -> Any:
         return self.function(*(values[n] for n in self.names))
 
 

@@ -16,14 +16,14 @@ CHUNK = 1 << 18
 """Values per array in one block of a blocked evaluation: the temporaries of a block stay in the cache."""
 
 
-def apply(f: Callable[..., object], env: Mapping[str, object], ctx: Arithmetic | str) -> Any:
+def apply(f: Callable[..., object], env: Mapping[str, Any], ctx: Arithmetic | str) -> Any:
     """Call a compiled function of the arithmetic ``ctx`` with the arguments it needs from ``env``."""
     needed = {n: env[n] for n in f.names}  # type: ignore[attr-defined]  # a Lambdified (or alike) has names
     return arithmetic(ctx).call(f, needed)
 
 
 def unit_sums(
-    summands: Mapping[str, Callable[..., object]], env: Mapping[str, object], ctx: Arithmetic | str
+    summands: Mapping[str, Callable[..., object]], env: Mapping[str, Any], ctx: Arithmetic | str
 ) -> dict[str, Any]:
     """``env`` plus each sum over the unit axis (kept, of length 1), evaluated from its per-unit summand (a sum
     already in ``env``, e.g. from a closed form along its clock, is kept)."""
@@ -37,14 +37,14 @@ def unit_sums(
     return env
 
 
-def unit_rhs(cm: CompiledModel, env: Mapping[str, object], ctx: Arithmetic | str = fp) -> dict[str, Any]:
+def unit_rhs(cm: CompiledModel, env: Mapping[str, Any], ctx: Arithmetic | str = fp) -> dict[str, Any]:
     """The derived vector field at the states in ``env`` (arrays (..., p)), one entry per state name."""
     env = unit_sums(cm.sum_summands, env, ctx)
     return {name: apply(f, env, ctx) for name, f in cm.field.items()}
 
 
 def quantities(
-    cm: CompiledModel, env: Mapping[str, object], ctx: Arithmetic | str, names: Collection[str] | None = None
+    cm: CompiledModel, env: Mapping[str, Any], ctx: Arithmetic | str, names: Collection[str] | None = None
 ) -> dict[str, Any]:
     """The model's named quantities along a trajectory (those in ``names``, all if None): unit ones keep the unit
     axis, sums drop it.
@@ -56,8 +56,8 @@ def quantities(
     """
     ctx = arithmetic(ctx)
     shape = env_shape(env)
-    summed = {(): unit_sums(cm.sum_summands, env, ctx)}
-    out: dict[str, object] = {name: summed[()][name][..., 0] for name in cm.sum_summands}
+    summed: dict[tuple[tuple[str, ...], ...], dict[str, Any]] = {(): unit_sums(cm.sum_summands, env, ctx)}
+    out: dict[str, Any] = {name: summed[()][name][..., 0] for name in cm.sum_summands}
     if names is not None:
         out = {name: value for name, value in out.items() if name in names}
     for name, f in _chosen(cm.unit_quantities, names).items():
@@ -82,7 +82,7 @@ def _chosen(
     return dict(functions) if names is None else {n: f for n, f in functions.items() if n in names}
 
 
-def _blocked(f: Callable[..., object], env: Mapping[str, object], ctx: Arithmetic) -> Any:
+def _blocked(f: Callable[..., object], env: Mapping[str, Any], ctx: Arithmetic) -> Any:
     """``apply(f, env, ctx)``, for machine numbers in blocks of the leading (time) axis of ``CHUNK`` values,
     written into one preallocated array: the temporaries of the generated code stay in the cache."""
     arguments = {n: env[n] for n in f.names}  # type: ignore[attr-defined]  # a Lambdified has names
@@ -105,7 +105,7 @@ def _blocked(f: Callable[..., object], env: Mapping[str, object], ctx: Arithmeti
     return out
 
 
-def _rescaled(env: Mapping[str, object], groups: tuple[tuple[str, ...], ...]) -> dict[str, object]:
+def _rescaled(env: Mapping[str, Any], groups: tuple[tuple[str, ...], ...]) -> dict[str, Any]:
     """``env`` with each group of states divided by 2^e, e the binary exponent of the group's largest |entry|
     over the units (exact: no rounding; a zero group stays zero)."""
     env = dict(env)
@@ -119,6 +119,6 @@ def _rescaled(env: Mapping[str, object], groups: tuple[tuple[str, ...], ...]) ->
     return env
 
 
-def env_shape(env: Mapping[str, object]) -> tuple[int, ...]:
+def env_shape(env: Mapping[str, Any]) -> tuple[int, ...]:
     """The broadcast shape of the arrays among ``env``'s values."""
     return np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -58,7 +58,7 @@ class CompiledImplicit:
         )
 
 
-def _target(implicit: CompiledImplicit, env: Mapping[str, object], y0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _target(implicit: CompiledImplicit, env: Mapping[str, Any], y0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The direction of motion and the nearest fixed point in it (``nan`` where the start is a fixed point)."""
     direction = np.sign(np.asarray(apply(implicit.rhs, {**env, implicit.y: y0}, fp), dtype=float))
     best = np.full(np.shape(direction), np.inf)
@@ -71,15 +71,13 @@ def _target(implicit: CompiledImplicit, env: Mapping[str, object], y0: np.ndarra
     return direction, best
 
 
-def implicit_values(
-    implicit: CompiledImplicit, env: Mapping[str, object], t: np.ndarray, ctx: Arithmetic
-) -> np.ndarray:
+def implicit_values(implicit: CompiledImplicit, env: Mapping[str, Any], t: np.ndarray, ctx: Arithmetic) -> np.ndarray:
     """y(t) in the arithmetic ``ctx``: vectorized (``implicit_numpy``) for machine numbers, element by element at
     the working precision (``implicit_mpmath``) otherwise."""
     return (implicit_numpy if ctx.machine else implicit_mpmath)(implicit, env, t)
 
 
-def implicit_numpy(implicit: CompiledImplicit, env: Mapping[str, object], t: np.ndarray) -> np.ndarray:
+def implicit_numpy(implicit: CompiledImplicit, env: Mapping[str, Any], t: np.ndarray) -> np.ndarray:
     """y(t) in float64 for every start in ``env`` (arrays broadcasting to (T, batch, p))."""
     y0 = np.asarray(apply(implicit.y0, env, fp), dtype=float)
     direction, distance = _target(implicit, env, y0)
@@ -136,7 +134,7 @@ def _conditioning(implicit: CompiledImplicit, relative: float, limit: float, dig
         )
 
 
-def implicit_mpmath(implicit: CompiledImplicit, env: Mapping[str, object], t: np.ndarray) -> np.ndarray:
+def implicit_mpmath(implicit: CompiledImplicit, env: Mapping[str, Any], t: np.ndarray) -> np.ndarray:
     """y(t) at the working mpmath precision, element by element (object arrays)."""
     y0 = np.asarray(apply(implicit.y0, env, mp), dtype=object)
     shape = np.broadcast_shapes(np.shape(t), np.shape(y0))
@@ -177,6 +175,6 @@ def implicit_mpmath(implicit: CompiledImplicit, env: Mapping[str, object], t: np
     return out
 
 
-def _at(f: Callable[..., object], name: str, value: object, local: Mapping[str, object]) -> object:
+def _at(f: Callable[..., object], name: str, value: Any, local: Mapping[str, Any]) -> Any:
     """A compiled function at ``name = value``, its other arguments from ``local``."""
     return f(**{n: (value if n == name else local[n]) for n in f.names})  # type: ignore[attr-defined]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import mpmath
 import numpy as np
@@ -46,10 +46,10 @@ class ClosedForm(Method):
     def prepare(self, model: ModelSpec) -> None:
         compiled_closed_form(model)  # ValueError quoting Unsolved.reason before any other work
 
-    def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
+    def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, Any]) -> Solution:
         ccf = compiled_closed_form(model, fp if self.dps is None else mp)
-        init_env: dict[str, object] = {model.init_symbol(n): v for n, v in inputs.state.items()}
-        check_condition(ccf, init_env, params)  # type: ignore[arg-type]  # the states are arrays
+        init_env: dict[str, Any] = {model.init_symbol(n): v for n, v in inputs.state.items()}
+        check_condition(ccf, init_env, params)
         if self.dps is not None:
             return Solution(_exact_to(model, init_env, params, inputs.t, self.dps))
         values = closed_form_numpy(ccf, {**init_env, **params}, inputs.t, self.refine)
@@ -79,8 +79,8 @@ def _agree(history: list[dict[str, np.ndarray]], name: str, digits: int) -> bool
 
 def _exact(
     model: ModelSpec,
-    init_env: dict[str, object],
-    params_env: dict[str, object],
+    init_env: dict[str, Any],
+    params_env: dict[str, Any],
     t: np.ndarray,
     dps: int,
     units: np.ndarray | None = None,
@@ -101,7 +101,7 @@ DOUBLINGS = 7
 
 
 def _exact_to(
-    model: ModelSpec, init_env: dict[str, object], params_env: dict[str, object], t: np.ndarray, dps: int
+    model: ModelSpec, init_env: dict[str, Any], params_env: dict[str, Any], t: np.ndarray, dps: int
 ) -> dict[str, np.ndarray]:
     """The closed form in mpmath correct to ``dps`` digits: evaluated at working precisions ``dps + GUARD_DIGITS``,
     then doubling, until two consecutive ones agree to ``10^-dps`` relative element by element (a sum that
@@ -132,8 +132,8 @@ def _agree_to(history: list[dict[str, np.ndarray]], name: str, dps: int, digits:
 def _in_extended_range(
     model: ModelSpec,
     states: dict[str, np.ndarray],
-    init_env: dict[str, object],
-    params_env: dict[str, object],
+    init_env: dict[str, Any],
+    params_env: dict[str, Any],
     t: np.ndarray,
     flagged: np.ndarray,
 ) -> dict[str, np.ndarray]:
@@ -163,7 +163,7 @@ EXACT_DIGITS = (20, 40, 80, 160, 320, 640, 1280)
 
 
 def _settled(
-    model: ModelSpec, init: dict[str, object], params: dict[str, object], t: np.ndarray, units: np.ndarray
+    model: ModelSpec, init: dict[str, Any], params: dict[str, Any], t: np.ndarray, units: np.ndarray
 ) -> dict[str, np.ndarray]:
     """The closed form rounded to float64 from mpmath at rising precisions (``EXACT_DIGITS``) until consecutive
     ones agree to 1e-15 relative, element by element (a value that cancels needs more digits; a zero is believed
