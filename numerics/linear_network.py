@@ -133,7 +133,9 @@ def moment_params(Sxx: np.ndarray, Sxy: np.ndarray, Syy: np.ndarray | None = Non
     for m in range(c):
         for n in range(m, c):
             params[f"Syy_{m + 1}{n + 1}"] = Syy[m, n]
-    linear_network(d, c).param_check(params)
+    check = linear_network(d, c).param_check
+    assert check is not None  # the linear network checks its moments jointly
+    check(params)
     return params
 
 

@@ -83,7 +83,7 @@ def names() -> list[str]:
     return list(_REGISTRY)
 
 
-def get(name: str) -> Model:
+def get(name: object) -> Model:
     """The model registered under ``name`` (a ``Model`` is returned as it is); ``ValueError`` naming the known
     models for an unknown name, ``TypeError`` for anything but a name or a model."""
     if isinstance(name, Model):
