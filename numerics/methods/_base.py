@@ -16,7 +16,6 @@ from typing import ClassVar
 import numpy as np
 
 from ..arithmetic import Arithmetic, fp
-from ..budget import MAX_DPS, MAX_STEPS
 from ..model_spec import ModelSpec
 from ..validation import Inputs, integer
 
@@ -85,10 +84,7 @@ def checked_dps(dps: object, max_dps: object, default: int | None = None) -> int
     return default if dps is None else integer("dps", dps, 15, limit)
 
 
-def checked_max_steps(name: str, max_steps: object) -> int:
-    """The step budget of the method ``name``: ``MAX_STEPS[name]`` if ``max_steps`` is None, else ``max_steps``
-    as an int in [1, 2^62]."""
-    return MAX_STEPS[name] if max_steps is None else integer("max_steps", max_steps, 1, 2**62)
-
-
-DEFAULT_MAX_DPS = MAX_DPS
+def checked_max_steps(max_steps: object, default: int) -> int:
+    """A method's step budget: ``default`` if ``max_steps`` is None, else ``max_steps`` as an int in [1, 2^62]
+    (``TypeError``/``ValueError`` naming it)."""
+    return default if max_steps is None else integer("max_steps", max_steps, 1, 2**62)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..budget import check_dop853_budget
+from ..budget import MAX_STEPS, check_dop853_budget
 from ..compiled import compiled
 from ..integrate import integrate_scipy
 from ..model_spec import ModelSpec
@@ -22,12 +22,14 @@ class DOP853(Method):
 
     max_steps: int | None = None
     name: ClassVar[str] = "scipy"
+    default_max_steps: ClassVar[int] = MAX_STEPS["scipy"]
+    """The step budget when ``max_steps`` is None."""
 
     def __post_init__(self) -> None:
-        checked_max_steps(self.name, self.max_steps)
+        checked_max_steps(self.max_steps, self.default_max_steps)
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
         cm = compiled(model)
-        budget = checked_max_steps(self.name, self.max_steps)
+        budget = checked_max_steps(self.max_steps, self.default_max_steps)
         check_dop853_budget(cm, inputs.state, params, float(inputs.t.max()), budget)
         return Solution(integrate_scipy(cm, inputs.state, params, inputs.t))

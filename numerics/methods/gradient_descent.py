@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..budget import gd_steps
+from ..budget import MAX_STEPS, gd_steps
 from ..compiled import compiled
 from ..integrate import gradient_descent
 from ..model_spec import ModelSpec
@@ -23,12 +23,14 @@ class GradientDescent(Method):
     lr: float
     max_steps: int | None = None
     name: ClassVar[str] = "gd"
+    default_max_steps: ClassVar[int] = MAX_STEPS["gd"]
+    """The step budget when ``max_steps`` is None."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lr", positive_number("lr", self.lr))
-        checked_max_steps(self.name, self.max_steps)
+        checked_max_steps(self.max_steps, self.default_max_steps)
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
-        steps = gd_steps(inputs.t, self.lr, checked_max_steps(self.name, self.max_steps))
+        steps = gd_steps(inputs.t, self.lr, checked_max_steps(self.max_steps, self.default_max_steps))
         states = gradient_descent(compiled(model), inputs.state, params, steps, self.lr)
         return Solution(states, steps=int(steps.max()))

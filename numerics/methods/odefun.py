@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..arithmetic import Arithmetic, mp
-from ..budget import MAX_DPS, check_mpmath_budget
+from ..budget import MAX_DPS, MAX_STEPS, check_mpmath_budget
 from ..compiled import compiled
 from ..integrate import integrate_mpmath
 from ..model_spec import ModelSpec
@@ -26,10 +26,12 @@ class MPMath(Method):
     max_steps: int | None = None
     max_dps: int = MAX_DPS
     name: ClassVar[str] = "mpmath"
+    default_max_steps: ClassVar[int] = MAX_STEPS["mpmath"]
+    """The step budget when ``max_steps`` is None."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "dps", checked_dps(self.dps, self.max_dps))
-        checked_max_steps(self.name, self.max_steps)
+        object.__setattr__(self, "dps", checked_dps(self.dps, self.max_dps, 30))
+        checked_max_steps(self.max_steps, self.default_max_steps)
 
     @property
     def arithmetic(self) -> Arithmetic:
@@ -37,6 +39,6 @@ class MPMath(Method):
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
         cm = compiled(model, mp)
-        budget = checked_max_steps(self.name, self.max_steps)
+        budget = checked_max_steps(self.max_steps, self.default_max_steps)
         check_mpmath_budget(cm, inputs.state, params, float(inputs.t.max()), budget, self.dps)
         return Solution(integrate_mpmath(cm, inputs.state, params, inputs.t, self.dps, budget))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..arithmetic import Arithmetic, fp, mp
-from ..budget import MAX_DPS
+from ..budget import MAX_DPS, MAX_STEPS
 from ..model_spec import ModelSpec
 from ..taylor import integrate_taylor
 from ..validation import Inputs
@@ -25,15 +25,17 @@ class Taylor(Method):
     max_steps: int | None = None
     max_dps: int = MAX_DPS
     name: ClassVar[str] = "taylor"
+    default_max_steps: ClassVar[int] = MAX_STEPS["taylor"]
+    """The step budget when ``max_steps`` is None."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dps", checked_dps(self.dps, self.max_dps))
-        checked_max_steps(self.name, self.max_steps)
+        checked_max_steps(self.max_steps, self.default_max_steps)
 
     @property
     def arithmetic(self) -> Arithmetic:
         return fp if self.dps is None else mp.at(self.dps)
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
-        budget = checked_max_steps(self.name, self.max_steps)
+        budget = checked_max_steps(self.max_steps, self.default_max_steps)
         return Solution(integrate_taylor(model.model, inputs.state, params, inputs.t, self.dps, budget))
