@@ -62,7 +62,7 @@ def names() -> list[str]:
     return list(_REGISTRY)
 
 
-def get(name: str | Model) -> Model:
+def get(name: object) -> Model:
     """The model registered under ``name``.
 
     Arguments:

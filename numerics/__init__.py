@@ -13,9 +13,25 @@ if TYPE_CHECKING:  # the static view of the lazy imports below, so that type che
     from .power_activation import reduced_trajectory
     from .riccati import riccati_mpmath, riccati_numpy
 
-__all__ = ["agf", "reduced_trajectory", "riccati_mpmath", "riccati_numpy", "trajectory"]
+__all__ = [
+    "DOP853",
+    "ClosedForm",
+    "GradientDescent",
+    "MPMath",
+    "Taylor",
+    "agf",
+    "reduced_trajectory",
+    "riccati_mpmath",
+    "riccati_numpy",
+    "trajectory",
+]
 
 _HOMES = {
+    "ClosedForm": ".methods",
+    "DOP853": ".methods",
+    "GradientDescent": ".methods",
+    "MPMath": ".methods",
+    "Taylor": ".methods",
     "agf": ".alternating",
     "reduced_trajectory": ".power_activation",
     "riccati_mpmath": ".riccati",

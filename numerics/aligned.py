@@ -11,6 +11,7 @@ exact to ``dps + 10`` digits (``mpmath.qr`` of a Gaussian matrix), target singul
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -41,7 +42,7 @@ class AlignedCase:
         with mpmath.workdps(self.dps):
             return aligned_weights(self.U, self.V, self.R, self.a, self.b)
 
-    def params(self) -> dict[str, object]:
+    def params(self) -> dict[str, Any]:
         r""":math:`\Sigma_{xx} = I`, :math:`\Sigma_{xy} = U\,\mathrm{diag}(\rho)\,V^\top` and the realizable
         :math:`\Sigma_{yy}`, at ``dps`` digits."""
         d, c = self.U.shape

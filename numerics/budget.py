@@ -19,11 +19,13 @@ beyond the budget, such as ``t = 1e6`` or an initialization of 1e100 with ``"mpm
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import mpmath
 import numpy as np
 
-from .compiled import CompiledModel, to_mpf
+from .arithmetic import Arithmetic, arithmetic, fp, mp
+from .compiled import CompiledModel
 from .evaluate import unit_rhs
 
 __all__ = [
@@ -31,7 +33,9 @@ __all__ = [
     "MAX_DPS",
     "MAX_STEPS",
     "BudgetError",
+    "check_dop853_budget",
     "check_flow_budget",
+    "check_mpmath_budget",
     "flow_rate",
     "gd_steps",
     "mpmath_degree",
@@ -92,25 +96,25 @@ def _amax(arrays: Mapping[str, np.ndarray]) -> np.ndarray:
 
 
 def flow_rate(
-    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, object], backend: str
+    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, Any], ctx: Arithmetic | str
 ) -> np.ndarray:
     """An estimate of the flow's rate at the start (inverse time scale), per batch element: the largest
     ``|J v|_∞ / |v|_∞`` of the field's Jacobian ``J`` over the directions of the state, of the field and of an
-    alternating ±1 pattern, by forward differences (float64, inf past an overflow, or mpmath)."""
-    if backend == "mpmath":
-        state = {k: to_mpf(v) for k, v in state.items()}
-        params = {k: (to_mpf(v) if isinstance(v, np.ndarray) else mpmath.mpf(v)) for k, v in params.items()}
+    alternating ±1 pattern, by forward differences in the arithmetic ``ctx`` (float64: inf past an overflow)."""
+    ctx = arithmetic(ctx)
+    state = {k: ctx.numbers(v) for k, v in state.items()}
+    params = ctx.env(dict(params))
     with np.errstate(all="ignore"):
-        field = unit_rhs(cm, {**params, **state}, backend)
+        field = unit_rhs(cm, {**params, **state}, ctx)
         scale = _amax(state)
         step = np.where(scale > 1, scale, 1) * 2.0**-20
         pattern = {k: np.ones(v.shape) * (-1.0) ** np.arange(v.shape[-1]) for k, v in state.items()}
-        rate = np.zeros(len(scale)) if backend == "numpy" else np.full(len(scale), mpmath.mpf(0), dtype=object)
+        rate = ctx.zeros(len(scale))
         for direction in (state, field, pattern):
             size = _amax(direction)
             unit = np.where(size > 0, size, 1)[:, None]
             shifted = {k: v + step[:, None] * direction[k] / unit for k, v in state.items()}
-            moved = unit_rhs(cm, {**params, **shifted}, backend)
+            moved = unit_rhs(cm, {**params, **shifted}, ctx)
             change = _amax({k: moved[k] - field[k] for k in field}) / step
             rate = np.maximum(rate, np.where(size > 0, change, 0))
         return rate
@@ -120,38 +124,65 @@ def check_flow_budget(
     method: str,
     cm: CompiledModel,
     state: Mapping[str, np.ndarray],
-    params: Mapping[str, object],
+    params: Mapping[str, Any],
     t_max: float,
     max_steps: int,
     dps: int = 30,
 ) -> None:
     """``BudgetError`` (``OverflowError`` for a rate beyond float64 with ``"scipy"``) if the estimated number
-    of steps of ``method`` (``"scipy"`` or ``"mpmath"``) to reach ``t_max`` exceeds ``max_steps``."""
+    of steps of ``method`` (``"scipy"``: :func:`check_dop853_budget`, or ``"mpmath"``:
+    :func:`check_mpmath_budget`) to reach ``t_max`` exceeds ``max_steps``."""
+    if method == "scipy":
+        check_dop853_budget(cm, state, params, t_max, max_steps)
+    else:
+        check_mpmath_budget(cm, state, params, t_max, max_steps, dps)
+
+
+def check_dop853_budget(
+    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, Any], t_max: float, max_steps: int
+) -> None:
+    """``BudgetError`` if DOP853's estimated steps to ``t_max`` (``t_max × rate / DOP853_STEP_RATE``) exceed
+    ``max_steps``; ``OverflowError`` if the flow's rate at the start is beyond float64."""
     if t_max == 0:
         return
-    if method == "scipy":
-        rate = float(np.max(flow_rate(cm, state, params, "numpy")))
-        if not np.isfinite(rate):
-            raise OverflowError(
-                "method='scipy': the flow's rate at the start is beyond the float64 range for these init and params; "
-                "use the closed form (with dps for the mpmath evaluation) or method='mpmath'"
-            )
-        steps = t_max * rate / DOP853_STEP_RATE
-        unit = "DOP853 steps"
-    else:
-        with mpmath.workdps(dps):
-            rate = max(flow_rate(cm, state, params, "mpmath"))
-            degree = mpmath_degree(dps)
-            tolerance = mpmath.ldexp(1, -(mpmath.mp.prec + 10))
-            size = max(max(_amax(state)), tolerance)
-            reach = (tolerance * mpmath.factorial(degree) / size) ** (mpmath.mpf(1) / degree)
-            radius = min(1, reach / rate if rate > 0 else 1) / 2  # mpmath.odefun's step: at most 1/2
-            steps = float(t_max / radius * mpmath_step_weight(dps))
-        weight = mpmath_step_weight(dps)
-        unit = f"Taylor steps of mpmath.odefun (counted at 30 digits; one at dps = {dps} counts {weight:.3g})"
+    rate = float(np.max(flow_rate(cm, state, params, fp)))
+    if not np.isfinite(rate):
+        raise OverflowError(
+            "method='scipy': the flow's rate at the start is beyond the float64 range for these init and params; "
+            "use the closed form (with dps for the mpmath evaluation) or method='mpmath'"
+        )
+    _refuse("scipy", t_max * rate / DOP853_STEP_RATE, "DOP853 steps", t_max, rate, max_steps)
+
+
+def check_mpmath_budget(
+    cm: CompiledModel,
+    state: Mapping[str, np.ndarray],
+    params: Mapping[str, Any],
+    t_max: float,
+    max_steps: int,
+    dps: int = 30,
+) -> None:
+    """``BudgetError`` if the estimated Taylor steps of ``mpmath.odefun`` at ``dps`` digits to ``t_max`` (each
+    weighted by :func:`mpmath_step_weight`) exceed ``max_steps``."""
+    if t_max == 0:
+        return
+    with mpmath.workdps(dps):
+        rate = max(flow_rate(cm, state, params, mp))
+        degree = mpmath_degree(dps)
+        tolerance = mpmath.ldexp(1, -(mpmath.mp.prec + 10))
+        size = max(max(_amax(state)), tolerance)
+        reach = (tolerance * mpmath.factorial(degree) / size) ** (mpmath.mpf(1) / degree)
+        radius = min(1, reach / rate if rate > 0 else 1) / 2  # mpmath.odefun's step: at most 1/2
+        steps = float(t_max / radius * mpmath_step_weight(dps))
+    weight = mpmath_step_weight(dps)
+    unit = f"Taylor steps of mpmath.odefun (counted at 30 digits; one at dps = {dps} counts {weight:.3g})"
+    _refuse("mpmath", steps, unit, t_max, float(rate), max_steps)
+
+
+def _refuse(method: str, steps: float, unit: str, t_max: float, rate: float, max_steps: int) -> None:
     if steps > max_steps:
         raise BudgetError(
             f"method={method!r} would need about {steps:.3g} {unit} to reach t = {t_max:.4g} (the flow's time scale "
-            f"at the start is {1 / float(rate) if rate else float('inf'):.3g}), beyond the budget max_steps = "
+            f"at the start is {1 / rate if rate else float('inf'):.3g}), beyond the budget max_steps = "
             f"{max_steps}; pass a larger max_steps, or use the closed form"
         )

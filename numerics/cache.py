@@ -34,7 +34,7 @@ import types
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -63,7 +63,7 @@ class Generated:
     def __init__(self, function: types.FunctionType) -> None:
         self.function = function
 
-    def __call__(self, *args: object, **kwargs: object) -> object:
+    def __call__(self, *args: object, **kwargs: object) -> Any:
         return self.function(*args, **kwargs)
 
     def __reduce__(self) -> tuple:

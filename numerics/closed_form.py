@@ -1,24 +1,24 @@
 """Evaluate a model's derived closed form (``derivations.solve``) on arrays, in float64 or in mpmath.
 
-The closed form is compiled once per (model, backend): the sums' summands, each clock's solution (a Riccati clock
-through the engine's stable form, ``numerics.riccati``; an implicit one through a bracketed root solve,
-``numerics.implicit``) and the state in terms of the clocks. Arrays carry units on the last axis, so one compiled
-closed form serves every width and batch.
+The closed form is compiled once per (model, arithmetic: ``numerics.arithmetic``): the sums' summands, each clock's
+solution (a Riccati clock through the engine's stable form, ``numerics.riccati``; an implicit one through a bracketed
+root solve, ``numerics.implicit``) and the state in terms of the clocks. Arrays carry units on the last axis, so one
+compiled closed form serves every width and batch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-import mpmath
 import numpy as np
 
+from .arithmetic import Arithmetic, arithmetic, fp, real_array
 from .cache import Generated, artifact
 from .compiled import lambdified
-from .evaluate import CHUNK, apply, env_shape, real_array, unit_sums
-from .implicit import CompiledImplicit, implicit_mpmath, implicit_numpy
+from .evaluate import CHUNK, apply, env_shape, unit_sums
+from .implicit import CompiledImplicit, implicit_numpy, implicit_values
 from .model_spec import ModelSpec, spec_of
 from .riccati import riccati_at, riccati_increment, riccati_mpmath, riccati_numpy, riccati_rates, stable_forms
 
@@ -28,7 +28,14 @@ if TYPE_CHECKING:
     from derivations.closed_form import ClosedForm
     from derivations.model import Model
 
-__all__ = ["CompiledClosedForm", "Decomposed", "closed_form_numpy", "closed_form_state", "compiled_closed_form"]
+__all__ = [
+    "ClosedFormValues",
+    "CompiledClosedForm",
+    "Decomposed",
+    "closed_form_numpy",
+    "closed_form_state",
+    "compiled_closed_form",
+]
 
 # A positive clock (gamma) is clipped to the normal float64 range: it only reaches 0 or inf in degenerate branches
 # (a sum of squares that vanishes), where the factor it multiplies is exactly zero.
@@ -51,7 +58,7 @@ class Decomposed:
     products: tuple[tuple[int, Callable[..., object]], ...]
     terms: dict[str, tuple[tuple[int, int], ...]]
     powers: tuple[tuple[dict[str, float], float], ...] | None = None
-    starts: dict[str, str] | None = None
+    starts: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -87,19 +94,19 @@ class Decomposed:
                 signed.append((products.index(product), 1))
             terms[name] = tuple(signed)
         arguments = sorted(set().union(*(a.free_symbols for a in atoms)), key=str)
-        generated = Generated(sp.lambdify(arguments, atoms, modules="numpy", cse=True))
-        compiled = tuple((index, lambdified(coefficient, "numpy")) for index, coefficient in products)
+        generated = Generated(sp.lambdify(arguments, atoms, modules=fp.modules, cse=True))
+        compiled = tuple((index, lambdified(coefficient, fp)) for index, coefficient in products)
         powers = [_power_form(atom, clocks, t) for atom in atoms]
-        usable = None if any(p is None for p in powers) else tuple(powers)
+        usable = tuple(p for p in powers if p is not None) if all(p is not None for p in powers) else None
         return cls(generated, tuple(str(a) for a in arguments), compiled, terms, usable, dict(starts or {}))
 
-    def coefficients(self, env: Mapping[str, object]) -> list[np.ndarray]:
+    def coefficients(self, env: Mapping[str, Any]) -> list[np.ndarray]:
         """The products' coefficients, evaluated once (per start or unit) from ``env``."""
-        return [real_array(apply(f, env, "numpy")) for _, f in self.products]
+        return [real_array(apply(f, env, fp)) for _, f in self.products]
 
     def evaluate(
         self,
-        env: Mapping[str, object],
+        env: Mapping[str, Any],
         coefficients: Sequence[np.ndarray],
         out: Mapping[str, np.ndarray],
         buffers: dict[int, np.ndarray] | None = None,
@@ -133,7 +140,7 @@ class Decomposed:
 
     def increment_form(
         self,
-        env: Mapping[str, object],
+        env: Mapping[str, Any],
         coefficients: Sequence[np.ndarray],
         increments: Mapping[str, tuple[np.ndarray, np.ndarray]],
     ) -> dict[str, np.ndarray]:
@@ -148,7 +155,7 @@ class Decomposed:
 
     def sums_and_bounds(
         self,
-        env: Mapping[str, object],
+        env: Mapping[str, Any],
         coefficients: Sequence[np.ndarray],
         increments: Mapping[str, tuple[np.ndarray, np.ndarray]] | None = None,
         near: np.ndarray | bool = False,
@@ -175,7 +182,7 @@ class Decomposed:
 
     def _changes(
         self,
-        env: Mapping[str, object],
+        env: Mapping[str, Any],
         coefficients: Sequence[np.ndarray],
         increments: Mapping[str, tuple[np.ndarray, np.ndarray]],
     ) -> list[np.ndarray]:
@@ -185,7 +192,8 @@ class Decomposed:
             for (index, _), c in zip(self.products, coefficients, strict=True)
         ]
 
-    def _change(self, index: int, increments: Mapping[str, tuple[np.ndarray, np.ndarray]], t: np.ndarray):
+    def _change(self, index: int, increments: Mapping[str, tuple[np.ndarray, np.ndarray]], t: Any) -> Any:
+        assert self.powers is not None  # the increment form is used only where every atom has a power form
         powers, drift = self.powers[index]
         exponent = drift * t if drift != 0 else 0.0
         start = 1.0
@@ -244,18 +252,26 @@ class CompiledClosedForm:
     initial_rates: dict[str, Callable[..., object]] = field(default_factory=dict)
     exact_in_long_double: bool = False
 
+    @property
+    def float64_kernel(self) -> Decomposed:
+        """The blocked float64 kernel (only a closed form compiled in machine arithmetic has one)."""
+        if self.kernel is None:
+            raise TypeError(f"the closed form of {self.model} is compiled for arbitrary precision: no float64 kernel")
+        return self.kernel
 
-def compiled_closed_form(model: str | Model | ModelSpec, backend: str = "numpy") -> CompiledClosedForm:
-    """The compiled closed form of ``model`` (through the disk cache); ``ValueError`` quoting the reason if
-    ``derivations.solve`` found none."""
+
+def compiled_closed_form(model: str | Model | ModelSpec, ctx: Arithmetic | str = fp) -> CompiledClosedForm:
+    """The compiled closed form of ``model`` in the arithmetic ``ctx`` (or its legacy name, ``"numpy"`` or
+    ``"mpmath"``), through the disk cache; ``ValueError`` quoting the reason if ``derivations.solve`` found none."""
     spec = spec_of(model)
-    built = artifact(spec.key, f"closed-form-{backend}", lambda: _compiled_closed_form(spec.model, backend))
+    chosen = arithmetic(ctx)
+    built = artifact(spec.key, f"closed-form-{chosen.name}", lambda: _compiled_closed_form(spec.model, chosen))
     if isinstance(built, str):
         raise ValueError(f"method='closed_form' needs a closed form: {built}")
     return built
 
 
-def _compiled_closed_form(model: Model, backend: str) -> CompiledClosedForm | str:
+def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm | str:
     """The compiled closed form, or the text of ``Unsolved``."""
     import sympy as sp
 
@@ -265,24 +281,25 @@ def _compiled_closed_form(model: Model, backend: str) -> CompiledClosedForm | st
     solution = model.solution
     if isinstance(solution, Unsolved):
         return str(solution)
-    riccati, implicit = {}, {}
+    riccati: dict[str, tuple[Callable[..., object], ...]] = {}
+    implicit: dict[str, CompiledImplicit] = {}
     for clock, sol in solution.clocks.items():
         if isinstance(sol, RiccatiSolution):
             riccati[str(clock)] = tuple(
-                lambdified(sp.sympify(c, strict=True), backend) for c in (sol.c2, sol.c1, sol.c0, sol.y0)
+                lambdified(sp.sympify(c, strict=True), ctx) for c in (sol.c2, sol.c1, sol.c0, sol.y0)
             )
         else:
-            implicit[str(clock)] = CompiledImplicit.of(sol, backend)
+            implicit[str(clock)] = CompiledImplicit.of(sol, ctx)
     general = solution.general.reason if solution.general else "not solved"
     return CompiledClosedForm(
         solution.model,
-        {str(s): lambdified(e, backend) for s, e in solution.coordinates.items()},
-        {str(s): lambdified(e, backend) for s, e in solution.sums.items()},
+        {str(s): lambdified(e, ctx) for s, e in solution.coordinates.items()},
+        {str(s): lambdified(e, ctx) for s, e in solution.sums.items()},
         riccati,
         implicit,
-        {n: lambdified(e, backend) for n, e in solution.state.items()},
-        tuple((str(c), lambdified(c, backend)) for c in solution.condition),
-        tuple((str(c), lambdified(c, "numpy")) for c in solution.nonzero),
+        {n: lambdified(e, ctx) for n, e in solution.state.items()},
+        tuple((str(c), lambdified(c, ctx)) for c in solution.condition),
+        tuple((str(c), lambdified(c, fp)) for c in solution.nonzero),
         frozenset(str(g) for g in solution.clocks if g.is_positive),
         general,
         frozenset(str(g) for g, sol in solution.clocks.items() if sol.y0.free_symbols or _per_unit(solution, g)),
@@ -294,25 +311,25 @@ def _compiled_closed_form(model: Model, backend: str) -> CompiledClosedForm | st
             solution.t,
             {**{n: str(s) for n, s in solution.init.items()}, **{str(q): f"{q}(0)" for q in solution.along}},
         )
-        if backend == "numpy"
+        if ctx.machine  # the blocked kernel is float64 code
         else None,
-        {str(g): lambdified(e, "numpy") for g, e in solution.initial_rates.items() if g in solution.riccati},
+        {str(g): lambdified(e, fp) for g, e in solution.initial_rates.items() if g in solution.riccati},
         _exact_in_long_double(solution),
     )
 
 
-def check_condition(ccf: CompiledClosedForm, init: Mapping[str, np.ndarray], params: Mapping[str, object]) -> None:
+def check_condition(ccf: CompiledClosedForm, init: Mapping[str, np.ndarray], params: Mapping[str, Any]) -> None:
     """``ValueError`` unless the parameters avoid the derivation's divisions and every unit's start lies on the set
     where the closed form holds."""
     for expr, f in ccf.nonzero:
         values = {k: np.asarray(v, dtype=float) for k, v in params.items()}
-        if np.any(np.asarray(apply(f, values, "numpy")) == 0):
+        if np.any(np.asarray(apply(f, values, fp)) == 0):
             raise ValueError(f"params: the closed form of {ccf.model} needs {expr} != 0")
     if not ccf.condition:
         return
     scale = np.max(np.abs(np.stack([np.asarray(v, dtype=float) for v in init.values()])), axis=0)
     for expr, f in ccf.condition:
-        value = np.abs(np.asarray(apply(f, init, "numpy"), dtype=float))
+        value = np.abs(np.asarray(apply(f, init, fp), dtype=float))
         if np.any(value > CONDITION_TOLERANCE * scale):
             raise ValueError(
                 f"init: the closed form of {ccf.model} holds only for starts with {expr} = 0 for every "
@@ -322,36 +339,41 @@ def check_condition(ccf: CompiledClosedForm, init: Mapping[str, np.ndarray], par
 
 def closed_form_state(
     ccf: CompiledClosedForm,
-    env: Mapping[str, object],
+    env: Mapping[str, Any],
     t: np.ndarray,
-    backend: str,
+    ctx: Arithmetic | str,
     units: Sequence[int] | None = None,
-) -> dict[str, object]:
-    """The closed-form states at times ``t``: arrays (T, batch, p); ``env`` holds the initial values (named as
-    the model's init symbols) and the parameters. With ``units``, the states of those units only (the sums and
-    clocks still come from every unit): arrays (T, batch, len(units))."""
+) -> dict[str, np.ndarray]:
+    """The closed-form states at times ``t`` in the arithmetic ``ctx`` (that of ``ccf``): arrays (T, batch, p);
+    ``env`` holds the initial values (named as the model's init symbols) and the parameters. With ``units``, the
+    states of those units only (the sums and clocks still come from every unit): arrays (T, batch, len(units))."""
+    ctx = arithmetic(ctx)
     env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
     shape = env_shape(env)
-    env.update({name: apply(f, env, backend) for name, f in ccf.coordinates.items()})
-    env = unit_sums(ccf.sums, env, backend)
-    times = t.reshape(-1, 1, 1) if backend == "numpy" else np.asarray(t, dtype=object).reshape(-1, 1, 1)
+    env.update({name: apply(f, env, ctx) for name, f in ccf.coordinates.items()})
+    env = unit_sums(ccf.sums, env, ctx)
+    times = ctx.array(t).reshape(-1, 1, 1)
     env["t"] = times
     for name, coefficient_fns in ccf.riccati.items():
-        c2, c1, c0, y0 = (_coefficient(f, env, backend) for f in coefficient_fns)
-        if backend == "numpy":
-            values = riccati_numpy(c2, c1, c0, y0, times)
-            env[name] = np.clip(values, *GAMMA_RANGE) if name in ccf.positive else values
-        else:
-            env[name] = np.frompyfunc(riccati_mpmath, 5, 1)(c2, c1, c0, y0, times)
+        c2, c1, c0, y0 = (_coefficient(f, env, ctx) for f in coefficient_fns)
+        env[name] = _riccati(ctx, c2, c1, c0, y0, times, name in ccf.positive)
     for name, implicit in ccf.implicit.items():
-        solver = implicit_numpy if backend == "numpy" else implicit_mpmath
-        env[name] = solver(implicit, env, times)
+        env[name] = implicit_values(implicit, env, times, ctx)
     if units is not None:
         width, units = shape[-1], list(units)
         env = {k: (v[..., units] if isinstance(v, np.ndarray) and v.shape[-1] == width else v) for k, v in env.items()}
         shape = (*shape[:-1], len(units))
     full = (len(t), *shape[1:])
-    return {n: np.broadcast_to(apply(f, env, backend), full) for n, f in ccf.state.items()}
+    return {n: np.broadcast_to(apply(f, env, ctx), full) for n, f in ccf.state.items()}
+
+
+def _riccati(ctx: Arithmetic, c2: Any, c1: Any, c0: Any, y0: Any, t: np.ndarray, positive: bool) -> Any:
+    """A Riccati clock at the times ``t``: vectorized for machine numbers (a positive clock clipped to
+    ``GAMMA_RANGE``), element by element at the working precision otherwise."""
+    if not ctx.machine:
+        return np.frompyfunc(riccati_mpmath, 5, 1)(c2, c1, c0, y0, t)
+    values = riccati_numpy(c2, c1, c0, y0, t)
+    return np.clip(values, *GAMMA_RANGE) if positive else values
 
 
 def _per_unit(solution: ClosedForm, clock: sp.Symbol) -> bool:
@@ -386,28 +408,43 @@ def _power_form(atom: sp.Expr, clocks: Sequence[sp.Symbol], t: sp.Symbol) -> tup
     return powers, float(drift)
 
 
+@dataclass(frozen=True)
+class ClosedFormValues:
+    """What ``closed_form_numpy`` returns: ``states`` (name → (T, batch, p)), the coupling ``sums`` along the
+    clocks (name → (T, batch, 1); the quantities then need no sum over the units), the ``clocks`` (name →
+    (T, batch, 1 or p)) and ``out_of_range``, the units (a (batch, p) mask) whose float64 evaluation left the safe
+    range (an overflowed or underflowed clock, a non-finite value, inputs beyond 1e±75, a settled value that
+    cancels): ``numerics.trajectory`` evaluates them again in mpmath."""
+
+    states: dict[str, np.ndarray]
+    sums: dict[str, np.ndarray]
+    clocks: dict[str, np.ndarray]
+    out_of_range: np.ndarray
+
+
 def closed_form_numpy(
-    ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray, refine: bool = True
-) -> dict[str, np.ndarray]:
-    """The closed form in float64 from ``env`` (starts (batch, p), parameters broadcasting against them): the
-    states (T, batch, p) and the coupling sums along the clocks (T, batch, 1; the quantities then need no sum over
-    the units), evaluated in blocks of ``CHUNK`` values (times × starts), each block's clocks and atoms computed
-    once and the outputs written in place. ``OUT_OF_RANGE`` flags the units to evaluate again with more digits.
+    ccf: CompiledClosedForm, env: Mapping[str, Any], t: np.ndarray, refine: bool = True
+) -> ClosedFormValues:
+    """The closed form in float64 from ``env`` (starts (batch, p), parameters broadcasting against them): a
+    :class:`ClosedFormValues`, evaluated in blocks of ``CHUNK`` values (times × starts), each block's clocks and
+    atoms computed once and the outputs written in place; its ``out_of_range`` flags the units to evaluate again
+    with more digits.
 
     With ``refine``, a start with a unit whose settled value cancels (``_settling_cancellation``) is evaluated
     again in long double (64-bit significand) where the closed form's constants are exact there; only the units
     whose cancellation exceeds even that precision are flagged."""
     env = {k: v[None, ...] if isinstance(v, np.ndarray) else v for k, v in env.items()}
     shape = env_shape(env)
-    out = _allocated(ccf, shape, len(t), float)
-    flagged, cancelling = _evaluated(ccf, env, t, out, refine)
+    out, clocks = _allocated(ccf, shape, len(t), float)
+    flagged, cancelling = _evaluated(ccf, env, t, out, clocks, refine)
     flagged |= np.broadcast_to(_extreme(env, shape)[..., None], flagged.shape)
     rows = np.any(cancelling, axis=-1) & ~np.any(flagged, axis=-1)
     if np.any(rows) and ccf.exact_in_long_double:
         cancelling = cancelling & ~rows[..., None]
-        flagged[rows] = _in_long_double(ccf, env, t, out, rows)
-    out[OUT_OF_RANGE] = flagged | cancelling
-    return out
+        flagged[rows] = _in_long_double(ccf, env, t, out, clocks, rows)
+    states = {name: out[name] for name in ccf.state}
+    sums = {name: out[name] for name in ccf.along}
+    return ClosedFormValues(states, sums, clocks, flagged | cancelling)
 
 
 ROW = 1 << 14
@@ -417,14 +454,19 @@ FINITE = np.finfo(float).max / 2
 
 
 def _evaluated(
-    ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray, out: Mapping[str, np.ndarray], refine: bool
+    ccf: CompiledClosedForm,
+    env: Mapping[str, Any],
+    t: np.ndarray,
+    out: Mapping[str, np.ndarray],
+    clocks_out: Mapping[str, np.ndarray],
+    refine: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Fill ``out`` (``_allocated``) block by block from ``env`` (arrays (1, batch, p)) in the precision of
-    ``out``; return the units (batch, p) that left the range (a clipped clock, a non-finite value) and, with
-    ``refine``, those whose settled value cancels."""
+    """Fill the outputs ``out`` and the clocks ``clocks_out`` (``_allocated``) block by block from ``env`` (arrays
+    (1, batch, p)) in the precision of ``out``; return the units (batch, p) that left the range (a clipped clock,
+    a non-finite value) and, with ``refine``, those whose settled value cancels."""
     shape = env_shape(env)
     prepared, clocks, rates = _prepared(ccf, env)
-    coefficients = ccf.kernel.coefficients(prepared)
+    coefficients = ccf.float64_kernel.coefficients(prepared)
     solutions = {name: riccati_rates(*coefficients_of) for name, coefficients_of in clocks.items()}
     batch, width = shape[1], shape[-1]
     flagged = np.zeros((batch, width), dtype=bool)
@@ -432,12 +474,16 @@ def _evaluated(
     times = max(1, CHUNK // (starts * width))
     for first in range(0, batch, starts):
         rows = slice(first, first + starts)
-        block = [_rows(v, rows, batch) for v in (prepared, clocks, solutions, rates, coefficients)]
-        block.append([_swapped(np.asarray(c)[(None,) * (3 - np.ndim(c))]).copy() for c in block[-1]])
+        local, local_clocks, local_solutions, local_rates, local_coefficients = (
+            _rows(v, rows, batch) for v in (prepared, clocks, solutions, rates, coefficients)
+        )
+        swapped = [_swapped(np.asarray(c)[(None,) * (3 - np.ndim(c))]).copy() for c in local_coefficients]
+        block = (local, local_clocks, local_solutions, local_rates, local_coefficients, swapped)
         buffers: dict[int, np.ndarray] = {}
         for begin in range(0, len(t), times):
             targets = {name: v[begin : begin + times, rows] for name, v in out.items()}
-            clipped, bounds = _block(ccf, *block, buffers, t[begin : begin + times], targets)
+            clock_targets = {name: v[begin : begin + times, rows] for name, v in clocks_out.items()}
+            clipped, bounds = _block(ccf, *block, buffers, t[begin : begin + times], targets, clock_targets)
             flagged[rows] |= clipped[..., None]
             for name, bound in bounds.items():
                 if not np.all(bound < FINITE):
@@ -449,9 +495,22 @@ def _evaluated(
     return flagged, np.broadcast_to(cancelling, flagged.shape)
 
 
-def _block(ccf, env, clocks, solutions, rates, coefficients, swapped, buffers, t, targets) -> tuple[np.ndarray, dict]:
+def _block(
+    ccf: CompiledClosedForm,
+    env: dict[str, Any],
+    clocks: dict[str, tuple[Any, ...]],
+    solutions: dict[str, tuple[Any, ...]],
+    rates: dict[str, Any],
+    coefficients: list[np.ndarray],
+    swapped: list[np.ndarray],
+    buffers: dict[int, np.ndarray],
+    t: np.ndarray,
+    targets: dict[str, np.ndarray],
+    clock_targets: dict[str, np.ndarray],
+) -> tuple[np.ndarray, dict[str, Any]]:
     """One block of times ``t`` and starts: the clocks (from their time-independent parts ``solutions``, clipped
-    where positive), then the outputs written into ``targets`` (by ``Decomposed.evaluate`` with units before starts:
+    where positive, written into ``clock_targets``), then the outputs written into ``targets`` (by
+    ``Decomposed.evaluate`` with units before starts:
     ``swapped`` coefficients, ``buffers`` for the products), in the increment form where a clock barely moved;
     returns the starts with a clipped clock and the bounds on the outputs' magnitudes (inf if an increment form
     value is not finite)."""
@@ -469,35 +528,41 @@ def _block(ccf, env, clocks, solutions, rates, coefficients, swapped, buffers, t
     for name, implicit in ccf.implicit.items():
         local[name] = implicit_numpy(implicit, local, local["t"])
     for name in (*ccf.riccati, *ccf.implicit):
-        targets[CLOCK + name][...] = local[name]
-    atoms = {name: _swapped(local[name]) for name in ccf.kernel.atom_names}
-    outputs = {name: _swapped(targets[name]) for name in ccf.kernel.terms}
-    bounds = ccf.kernel.evaluate(atoms, swapped, outputs, buffers)
+        clock_targets[name][...] = local[name]
+    atoms = {name: _swapped(local[name]) for name in ccf.float64_kernel.atom_names}
+    outputs = {name: _swapped(targets[name]) for name in ccf.float64_kernel.terms}
+    kernel = ccf.float64_kernel
+    bounds = kernel.evaluate(atoms, swapped, outputs, buffers)
     near = _near(local, clocks, rates)
-    if ccf.kernel.powers is None or not np.any(near):
+    if kernel.powers is None or not np.any(near):
         return clipped, bounds
     # the increment form only at the (time, start) pairs that need it
     at = np.nonzero(np.any(near, axis=-1))
     local = {k: _gathered(v, at) for k, v in local.items()}
     increments = {
-        name: (_gathered(y0, at), riccati_increment(*(_gathered(c, at) for c in (c2, c1, c0, y0)), local["t"], rate))
+        name: (
+            _gathered(y0, at),
+            riccati_increment(
+                _gathered(c2, at), _gathered(c1, at), _gathered(c0, at), _gathered(y0, at), local["t"], rate
+            ),
+        )
         for name, (c2, c1, c0, y0) in clocks.items()
         if (rate := _gathered(rates.get(name), at)) is not None
     }
-    values = ccf.kernel.increment_form(local, [_gathered(c, at) for c in coefficients], increments)
+    changed = kernel.increment_form(local, [_gathered(c, at) for c in coefficients], increments)
     near = _gathered(near, at)
-    for name, value in values.items():
+    for name, value in changed.items():
         targets[name][at] = np.where(near, value, targets[name][at])
         bounds[name] = np.where(np.all(np.isfinite(value)), bounds[name], np.inf)
     return clipped, bounds
 
 
-def _swapped(value: object) -> object:
+def _swapped(value: Any) -> Any:
     """``value`` (T, batch, units) with the units before the starts (a view)."""
     return np.swapaxes(value, -1, -2) if np.ndim(value) == 3 else value
 
 
-def _near(local: Mapping[str, object], clocks: Mapping[str, tuple], rates: Mapping[str, object]) -> np.ndarray:
+def _near(local: Mapping[str, Any], clocks: Mapping[str, tuple], rates: Mapping[str, Any]) -> np.ndarray:
     """Where a clock with an initial rate moved by less than half its start (there the increment form is used)."""
     near = np.zeros((), dtype=bool)
     for name, (*_, y0) in clocks.items():
@@ -507,7 +572,7 @@ def _near(local: Mapping[str, object], clocks: Mapping[str, tuple], rates: Mappi
     return near
 
 
-def _gathered(value: object, at: tuple[np.ndarray, np.ndarray]) -> object:
+def _gathered(value: Any, at: tuple[np.ndarray, ...]) -> Any:
     """``value`` (shape (T or 1, batch or 1, units)) at the (time, start) pairs ``at``: (pairs, units)."""
     if not isinstance(value, np.ndarray) or value.ndim == 0:
         return value
@@ -515,7 +580,7 @@ def _gathered(value: object, at: tuple[np.ndarray, np.ndarray]) -> object:
     return value[times if value.shape[0] > 1 else 0, starts if value.shape[1] > 1 else 0]
 
 
-def _rows(value: object, rows: slice, batch: int) -> object:
+def _rows(value: Any, rows: slice, batch: int) -> Any:
     """``value`` (arrays (1, batch or 1, units), nested in dicts, tuples and lists) at the starts ``rows``."""
     if isinstance(value, dict):
         return {k: _rows(v, rows, batch) for k, v in value.items()}
@@ -526,33 +591,49 @@ def _rows(value: object, rows: slice, batch: int) -> object:
     return value
 
 
-def _allocated(ccf: CompiledClosedForm, shape: tuple[int, ...], times: int, dtype: type) -> dict[str, np.ndarray]:
-    """The outputs of ``closed_form_numpy`` for starts of ``shape`` (1, batch, p), uninitialized."""
-    out = {n: np.empty((times, shape[1], 1 if n in ccf.along else shape[-1]), dtype) for n in ccf.kernel.terms}
-    for name in (*ccf.riccati, *ccf.implicit):
-        out[CLOCK + name] = np.empty((times, shape[1], shape[-1] if name in ccf.per_unit else 1), dtype)
-    return out
+def _allocated(
+    ccf: CompiledClosedForm, shape: tuple[int, ...], times: int, dtype: type
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The outputs (states and sums) and the clocks of ``closed_form_numpy`` for starts of ``shape`` (1, batch,
+    p), uninitialized."""
+    terms = ccf.float64_kernel.terms
+    out: dict[str, np.ndarray] = {
+        n: np.empty((times, shape[1], 1 if n in ccf.along else shape[-1]), dtype) for n in terms
+    }
+    clocks: dict[str, np.ndarray] = {
+        name: np.empty((times, shape[1], shape[-1] if name in ccf.per_unit else 1), dtype)
+        for name in (*ccf.riccati, *ccf.implicit)
+    }
+    return out, clocks
 
 
 def _in_long_double(
-    ccf: CompiledClosedForm, env: Mapping[str, object], t: np.ndarray, out: Mapping[str, np.ndarray], rows: np.ndarray
+    ccf: CompiledClosedForm,
+    env: Mapping[str, Any],
+    t: np.ndarray,
+    out: Mapping[str, np.ndarray],
+    clocks: Mapping[str, np.ndarray],
+    rows: np.ndarray,
 ) -> np.ndarray:
-    """The starts ``rows`` (a mask over the batch) evaluated again in long double and written into ``out``
-    (rounded); returns their units (rows, p) that still leave the range or cancel beyond long double's digits."""
+    """The starts ``rows`` (a mask over the batch) evaluated again in long double and written into ``out`` and
+    ``clocks`` (rounded); returns their units (rows, p) that still leave the range or cancel beyond long double's
+    digits."""
     batch = len(rows)
     local = {k: _long_double(v[:, rows] if _per_start(v, batch) else v) for k, v in env.items()}
-    extended = _allocated(ccf, env_shape(local), len(t), np.longdouble)
-    flagged, cancelling = _evaluated(ccf, local, t, extended, True)
+    extended, extended_clocks = _allocated(ccf, env_shape(local), len(t), np.longdouble)
+    flagged, cancelling = _evaluated(ccf, local, t, extended, extended_clocks, True)
     for name, values in extended.items():
         out[name][:, rows] = values
+    for name, values in extended_clocks.items():
+        clocks[name][:, rows] = values
     return flagged | cancelling
 
 
-def _per_start(value: object, batch: int) -> bool:
+def _per_start(value: Any, batch: int) -> bool:
     return isinstance(value, np.ndarray) and value.ndim == 3 and value.shape[1] == batch
 
 
-def _long_double(value: object) -> object:
+def _long_double(value: Any) -> Any:
     if isinstance(value, np.ndarray) and value.dtype.kind in "iuf":
         return value.astype(np.longdouble)
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
@@ -637,10 +718,10 @@ def _outputs_at(ccf, env, clocks, rates, coefficients, t) -> dict[str, tuple[np.
         if name in rates:
             increments[name] = (real_array(y0), riccati_increment(c2, c1, c0, y0, t, rates[name]))
     near = _near(local, clocks, rates)
-    return ccf.kernel.sums_and_bounds(local, coefficients, increments, near)
+    return ccf.float64_kernel.sums_and_bounds(local, coefficients, increments, near)
 
 
-def _perturbed_outputs(ccf: CompiledClosedForm, env: Mapping[str, object], last: np.ndarray) -> dict[str, np.ndarray]:
+def _perturbed_outputs(ccf: CompiledClosedForm, env: Mapping[str, Any], last: np.ndarray) -> dict[str, np.ndarray]:
     """The kernel's outputs at ``last`` from the starts times ``1 ± PROBE`` (signs from a fixed seed)."""
     rng = np.random.default_rng(0)
     local = {
@@ -648,32 +729,26 @@ def _perturbed_outputs(ccf: CompiledClosedForm, env: Mapping[str, object], last:
         for k, v in env.items()
     }
     local, clocks, rates = _prepared(ccf, local)
-    moved = _outputs_at(ccf, local, clocks, rates, ccf.kernel.coefficients(local), last)
+    moved = _outputs_at(ccf, local, clocks, rates, ccf.float64_kernel.coefficients(local), last)
     return {name: x for name, (x, _) in moved.items()}
 
 
-def _prepared(ccf: CompiledClosedForm, env: Mapping[str, object]) -> tuple[dict[str, object], dict, dict]:
+def _prepared(ccf: CompiledClosedForm, env: Mapping[str, Any]) -> tuple[dict[str, Any], dict, dict]:
     """``env`` with the eigen-coordinates and the sums over the units, the Riccati clocks' coefficients
     (c2, c1, c0, y0) and their initial rates (for the increment form), in float64 (long double from long
     doubles)."""
     env = dict(env)
-    env.update({name: apply(f, env, "numpy") for name, f in ccf.coordinates.items()})
-    env = unit_sums(ccf.sums, env, "numpy")
-    clocks = {name: tuple(_coefficient(f, env, "numpy") for f in fns) for name, fns in ccf.riccati.items()}
-    rates = {name: real_array(apply(f, env, "numpy")) for name, f in ccf.initial_rates.items()}
+    env.update({name: apply(f, env, fp) for name, f in ccf.coordinates.items()})
+    env = unit_sums(ccf.sums, env, fp)
+    clocks = {name: tuple(_coefficient(f, env, fp) for f in fns) for name, fns in ccf.riccati.items()}
+    rates = {name: real_array(apply(f, env, fp)) for name, f in ccf.initial_rates.items()}
     return env, clocks, rates
 
 
-CLOCK = "clock:"
-"""Prefix of the clocks' values (T, batch, 1 or p) among ``closed_form_numpy``'s outputs."""
-OUT_OF_RANGE = "__out_of_range__"
-"""Key of the units (a (batch, p) mask) whose float64 evaluation left the safe range (an overflowed or underflowed
-clock, a non-finite value, inputs beyond 1e±75, a settled value that cancels): ``numerics.trajectory`` evaluates
-them again in mpmath."""
 SAFE = 1e75
 
 
-def _extreme(env: Mapping[str, object], shape: tuple[int, ...]) -> np.ndarray:
+def _extreme(env: Mapping[str, Any], shape: tuple[int, ...]) -> np.ndarray:
     """Starts whose initial values or parameters (nonzero) lie beyond ``SAFE`` or below ``1/SAFE`` in magnitude,
     where products of a few of them leave the float64 range."""
     flags = np.zeros(shape[1:-1], dtype=bool)
@@ -689,8 +764,7 @@ def _extreme(env: Mapping[str, object], shape: tuple[int, ...]) -> np.ndarray:
     return flags
 
 
-def _coefficient(f: Callable[..., object], env: Mapping[str, object], backend: str) -> object:
-    if f.names:  # type: ignore[attr-defined]
-        return apply(f, env, backend)
-    value = f()
-    return float(value) if backend == "numpy" else mpmath.mpf(value)
+def _coefficient(f: Callable[..., object], env: Mapping[str, Any], ctx: Arithmetic) -> Any:
+    if f.names:  # type: ignore[attr-defined]  # a Lambdified
+        return apply(f, env, ctx)
+    return ctx.number(f())

@@ -1,19 +1,20 @@
 """Lambdified per-unit functions of a model: its vector field and its quantities (closed forms: ``closed_form``).
 
-Everything is compiled once per (model, backend) from the SymPy objects of ``derivations`` and kept in the disk
-cache (``numerics.cache``): SymPy and ``derivations`` are imported only to build what is not cached yet. Arrays
-carry units on the last axis, so one compiled function serves every width and batch.
+Everything is compiled once per (model, arithmetic: ``numerics.arithmetic``) from the SymPy objects of ``derivations``
+and kept in the disk cache (``numerics.cache``): SymPy and ``derivations`` are imported only to build what is not cached
+yet. Arrays carry units on the last axis, so one compiled function serves every width and batch.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-import mpmath
 import numpy as np
 
+from .arithmetic import Arithmetic, arithmetic, fp, mp_vectorize, to_mpf
 from .cache import Generated, artifact
 from .model_spec import ModelSpec, spec_of
 
@@ -22,7 +23,16 @@ if TYPE_CHECKING:
 
     from derivations.model import Model
 
-__all__ = ["BatchField", "CompiledModel", "Lambdified", "batch_field", "compiled", "lambdified"]
+__all__ = [
+    "BatchField",
+    "CompiledModel",
+    "Lambdified",
+    "batch_field",
+    "compiled",
+    "lambdified",
+    "mp_vectorize",
+    "to_mpf",
+]
 
 
 @dataclass(frozen=True)
@@ -30,11 +40,11 @@ class CompiledModel:
     """Compiled callables; every one takes keyword arguments named by the model's symbols."""
 
     model: ModelSpec
-    field: dict[str, Callable[..., object]]
-    sum_summands: dict[str, Callable[..., object]]
-    unit_quantities: dict[str, Callable[..., object]]
-    scalar_quantities: dict[str, Callable[..., object]]
-    scalar_scaling: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    field: Mapping[str, Callable[..., Any]]
+    sum_summands: Mapping[str, Callable[..., Any]]
+    unit_quantities: Mapping[str, Callable[..., Any]]
+    scalar_quantities: Mapping[str, Callable[..., Any]]
+    scalar_scaling: dict[str, tuple[tuple[str, ...], ...]] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -45,34 +55,37 @@ class Lambdified:
     names: tuple[str, ...]
     function: Generated
 
-    def __call__(self, **values: object) -> object:
+    def __call__(self, **values: object) -> Any:
         return self.function(*(values[n] for n in self.names))
 
 
-def lambdified(expr: sp.Expr, backend: str) -> Lambdified:
-    """``expr`` as a callable taking keyword arguments named by its free symbols (listed in ``.names``)."""
+def lambdified(expr: sp.Expr, ctx: Arithmetic | str) -> Lambdified:
+    """``expr`` as a callable in the arithmetic ``ctx`` taking keyword arguments named by its free symbols
+    (listed in ``.names``)."""
     import sympy as sp
 
     symbols = sorted(expr.free_symbols, key=str)
-    modules = "numpy" if backend == "numpy" else "mpmath"
+    modules = arithmetic(ctx).modules
     return Lambdified(tuple(str(s) for s in symbols), Generated(sp.lambdify(symbols, expr, modules=modules)))
 
 
-def compiled(model: str | Model | ModelSpec, backend: str = "numpy") -> CompiledModel:
-    """The compiled functions of ``model`` for ``backend`` (``"numpy"`` or ``"mpmath"``)."""
+def compiled(model: str | Model | ModelSpec, ctx: Arithmetic | str = fp) -> CompiledModel:
+    """The compiled functions of ``model`` in the arithmetic ``ctx`` (or its legacy name ``"numpy"`` or
+    ``"mpmath"``; see ``numerics.arithmetic``)."""
     spec = spec_of(model)
-    return artifact(spec.key, f"model-{backend}", lambda: _compiled(spec, backend))
+    chosen = arithmetic(ctx)
+    return artifact(spec.key, f"model-{chosen.name}", lambda: _compiled(spec, chosen))
 
 
-def _compiled(spec: ModelSpec, backend: str) -> CompiledModel:
+def _compiled(spec: ModelSpec, ctx: Arithmetic) -> CompiledModel:
     from derivations.scale_invariance import scaling_groups
 
     model = spec.model
     quantities = model.quantities
-    vector_field = {str(s): lambdified(e, backend) for s, e in model.unit_field.items()}
-    sums = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "sum"}
-    units = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "unit"}
-    scalars = {n: lambdified(q.expr, backend) for n, q in quantities.items() if q.kind == "scalar"}
+    vector_field = {str(s): lambdified(e, ctx) for s, e in model.unit_field.items()}
+    sums = {n: lambdified(q.expr, ctx) for n, q in quantities.items() if q.kind == "sum"}
+    units = {n: lambdified(q.expr, ctx) for n, q in quantities.items() if q.kind == "unit"}
+    scalars = {n: lambdified(q.expr, ctx) for n, q in quantities.items() if q.kind == "scalar"}
     scaling = {n: groups for n in scalars if (groups := scaling_groups(model, n))}
     return CompiledModel(spec, vector_field, sums, units, scalars, scaling)
 
@@ -151,36 +164,10 @@ def _batch_field(model: Model) -> BatchField:
 
     def generate(args: list[sp.Symbol], exprs: list[sp.Expr]) -> Generated:
         exprs = [e.xreplace(sums) for e in exprs]
-        return Generated(sp.lambdify(args, exprs, modules=[{"unit_sum": unit_sum_numpy}, "numpy"], cse=True))
+        return Generated(sp.lambdify(args, exprs, modules=[{"unit_sum": unit_sum_numpy}, fp.modules], cse=True))
 
     return BatchField(
         param_names=tuple(str(p) for p in params),
         field=generate([*states, *params], components),
         tangent=generate([*states, *tangents, *params], [along(c, tangent_sums) for c in components]),
     )
-
-
-def mp_vectorize(f: Callable[..., object]) -> Callable[..., np.ndarray]:
-    """Broadcast a scalar mpmath callable over object arrays (keyword arguments), for any number of arguments.
-
-    The arguments are broadcast together and ``f`` is called once per element: ``np.frompyfunc`` would cap the
-    number of arguments at numpy's 64 operands, which a linear network of width 5 already exceeds.
-    """
-
-    def call(**values: object) -> np.ndarray:
-        if not values:
-            return np.asarray(f())
-        names = list(values)
-        arrays = np.broadcast_arrays(*(np.asarray(values[n], dtype=object) for n in names))
-        out = np.empty(arrays[0].shape, dtype=object)
-        for index in np.ndindex(out.shape):
-            out[index] = f(**{n: a[index] for n, a in zip(names, arrays, strict=True)})
-        return out if out.ndim else out[()]
-
-    return call
-
-
-def to_mpf(array: np.ndarray) -> np.ndarray:
-    """An object array of ``mpmath.mpf`` (exact conversion of float64 values; ``mpf`` entries are kept)."""
-    array = np.asarray(array)
-    return np.frompyfunc(mpmath.mpf, 1, 1)(array if array.dtype == object else array.astype(float))

@@ -12,6 +12,7 @@ starts in groups of similar time scale (:func:`integrate_batch`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from scipy.integrate import DOP853, solve_ivp
@@ -53,7 +54,7 @@ class BatchDOP853(DOP853):
         return worst if np.isfinite(worst) else np.inf
 
 
-def start_scales(field: BatchField, y: np.ndarray, params: Sequence[object], horizon: float) -> np.ndarray:
+def start_scales(field: BatchField, y: np.ndarray, params: Sequence[Any], horizon: float) -> np.ndarray:
     r"""Each start's magnitude scale :math:`\max(\|y_0\|, \|f\|\,\tau)`, with :math:`\tau = \min(\|f\| /
     \|J f\|, T)` the time in which its velocity changes (∞-norms, ``f`` the field at the start, ``J f`` its
     derivative along itself, ``T`` the horizon): about the distance the state moves. It keeps the absolute
@@ -62,7 +63,7 @@ def start_scales(field: BatchField, y: np.ndarray, params: Sequence[object], hor
     return _scales(y, *_motion(field, y, params), horizon)
 
 
-def _motion(field: BatchField, y: np.ndarray, params: Sequence[object]) -> tuple[np.ndarray, np.ndarray]:
+def _motion(field: BatchField, y: np.ndarray, params: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     """Each start's speed ``‖f‖`` and the rate ``‖J f‖`` at which its velocity changes (∞-norms)."""
     f = field(y, params)
     return np.max(np.abs(f), axis=(0, 2)), np.max(np.abs(field.jvp(y, f, params)), axis=(0, 2))
@@ -75,7 +76,7 @@ def _scales(y: np.ndarray, speed: np.ndarray, rate: np.ndarray, horizon: float) 
 
 
 def integrate_batch(
-    field: BatchField, y0: np.ndarray, params: Sequence[object], t: np.ndarray, group: int = GROUP
+    field: BatchField, y0: np.ndarray, params: Sequence[Any], t: np.ndarray, group: int = GROUP
 ) -> np.ndarray:
     """The flow of ``field`` from ``y0`` (states, batch, p) at times ``t`` (≥ 0, any order): (T, states, batch, p).
 
@@ -95,9 +96,7 @@ def integrate_batch(
     return out
 
 
-def _integrate(
-    field: BatchField, y0: np.ndarray, params: Sequence[object], t: np.ndarray, atol: np.ndarray
-) -> np.ndarray:
+def _integrate(field: BatchField, y0: np.ndarray, params: Sequence[Any], t: np.ndarray, atol: np.ndarray) -> np.ndarray:
     shape = y0.shape
     horizon = float(t.max())
     if horizon == 0:

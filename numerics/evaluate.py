@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
 import numpy as np
 
-from .compiled import CompiledModel, mp_vectorize, to_mpf
+from .arithmetic import Arithmetic, arithmetic, fp, real_array
+from .compiled import CompiledModel
 
 __all__ = ["CHUNK", "apply", "env_shape", "quantities", "real_array", "unit_rhs", "unit_sums"]
 
@@ -14,25 +16,15 @@ CHUNK = 1 << 18
 """Values per array in one block of a blocked evaluation: the temporaries of a block stay in the cache."""
 
 
-def real_array(value: object) -> np.ndarray:
-    """``value`` as a float64 array, or as a long double one if it is one (the closed form's extended-precision
-    pass, ``numerics.closed_form``, runs the float64 code on long doubles)."""
-    array = np.asarray(value)
-    return array if array.dtype == np.longdouble else np.asarray(array, dtype=float)
-
-
-def apply(f: Callable[..., object], env: Mapping[str, object], backend: str) -> object:
-    """Call a compiled function with the arguments it needs from ``env``."""
-    needed = {n: env[n] for n in f.names}  # type: ignore[attr-defined]
-    if backend == "numpy":
-        with np.errstate(over="ignore"):
-            return real_array(f(**needed))
-    return mp_vectorize(f)(**needed)
+def apply(f: Callable[..., object], env: Mapping[str, Any], ctx: Arithmetic | str) -> Any:
+    """Call a compiled function of the arithmetic ``ctx`` with the arguments it needs from ``env``."""
+    needed = {n: env[n] for n in f.names}  # type: ignore[attr-defined]  # a Lambdified (or alike) has names
+    return arithmetic(ctx).call(f, needed)
 
 
 def unit_sums(
-    summands: Mapping[str, Callable[..., object]], env: Mapping[str, object], backend: str
-) -> dict[str, object]:
+    summands: Mapping[str, Callable[..., object]], env: Mapping[str, Any], ctx: Arithmetic | str
+) -> dict[str, Any]:
     """``env`` plus each sum over the unit axis (kept, of length 1), evaluated from its per-unit summand (a sum
     already in ``env``, e.g. from a closed form along its clock, is kept)."""
     env = dict(env)
@@ -40,21 +32,20 @@ def unit_sums(
     for name, summand in summands.items():
         if name in env:
             continue
-        values = np.broadcast_to(apply(summand, env, backend), shape)
-        values = real_array(values) if backend == "numpy" else np.asarray(values, dtype=object)
+        values = arithmetic(ctx).array(np.broadcast_to(apply(summand, env, ctx), shape))
         env[name] = np.sum(values, axis=-1, keepdims=True)
     return env
 
 
-def unit_rhs(cm: CompiledModel, env: Mapping[str, object], backend: str = "numpy") -> dict[str, object]:
+def unit_rhs(cm: CompiledModel, env: Mapping[str, Any], ctx: Arithmetic | str = fp) -> dict[str, Any]:
     """The derived vector field at the states in ``env`` (arrays (..., p)), one entry per state name."""
-    env = unit_sums(cm.sum_summands, env, backend)
-    return {name: apply(f, env, backend) for name, f in cm.field.items()}
+    env = unit_sums(cm.sum_summands, env, ctx)
+    return {name: apply(f, env, ctx) for name, f in cm.field.items()}
 
 
 def quantities(
-    cm: CompiledModel, env: Mapping[str, object], backend: str, names: Collection[str] | None = None
-) -> dict[str, object]:
+    cm: CompiledModel, env: Mapping[str, Any], ctx: Arithmetic | str, names: Collection[str] | None = None
+) -> dict[str, Any]:
     """The model's named quantities along a trajectory (those in ``names``, all if None): unit ones keep the unit
     axis, sums drop it.
 
@@ -63,40 +54,42 @@ def quantities(
     of those, so that its sums neither underflow nor overflow; at its undefined points it takes the model's
     documented values (``Piecewise``).
     """
+    ctx = arithmetic(ctx)
     shape = env_shape(env)
-    summed = {(): unit_sums(cm.sum_summands, env, backend)}
-    out: dict[str, object] = {name: summed[()][name][..., 0] for name in cm.sum_summands}
+    summed: dict[tuple[tuple[str, ...], ...], dict[str, Any]] = {(): unit_sums(cm.sum_summands, env, ctx)}
+    out: dict[str, Any] = {name: summed[()][name][..., 0] for name in cm.sum_summands}
     if names is not None:
         out = {name: value for name, value in out.items() if name in names}
     for name, f in _chosen(cm.unit_quantities, names).items():
-        value = apply(f, summed[()], backend) if backend == "mpmath" else _blocked(f, summed[()])
-        out[name] = np.broadcast_to(value, shape)
+        out[name] = np.broadcast_to(_blocked(f, summed[()], ctx), shape)
     for name, f in _chosen(cm.scalar_quantities, names).items():
-        groups = cm.scalar_scaling.get(name, ()) if backend == "numpy" else ()
+        # only a bounded exponent range needs the rescaling
+        groups = cm.scalar_scaling.get(name, ()) if ctx.machine else ()
         if groups not in summed:
             scaled = {k: v for k, v in _rescaled(env, groups).items() if k not in cm.sum_summands}
-            summed[groups] = unit_sums(cm.sum_summands, scaled, backend)
+            summed[groups] = unit_sums(cm.sum_summands, scaled, ctx)
         # a Piecewise is evaluated on every branch, including the undefined ones it discards
         with np.errstate(divide="ignore", invalid="ignore"):
-            value = apply(f, summed[groups], backend) if backend == "mpmath" else _blocked(f, summed[groups])
-        if backend == "mpmath":
-            value = to_mpf(value)  # a branch's constant (e.g. 0) is a Python number
+            # numbers of the arithmetic: a branch's constant (e.g. 0) is a Python number
+            value = ctx.numbers(_blocked(f, summed[groups], ctx))
         out[name] = np.broadcast_to(value, (*shape[:-1], 1))[..., 0]
     return out
 
 
-def _chosen(functions: Mapping[str, Callable[..., object]], names: Collection[str] | None) -> dict[str, object]:
+def _chosen(
+    functions: Mapping[str, Callable[..., object]], names: Collection[str] | None
+) -> dict[str, Callable[..., object]]:
     return dict(functions) if names is None else {n: f for n, f in functions.items() if n in names}
 
 
-def _blocked(f: Callable[..., object], env: Mapping[str, object]) -> np.ndarray:
-    """``apply(f, env, "numpy")`` in blocks of the leading (time) axis of ``CHUNK`` values, written into one
-    preallocated array: the temporaries of the generated code stay in the cache."""
-    arguments = {n: env[n] for n in f.names}  # type: ignore[attr-defined]
+def _blocked(f: Callable[..., object], env: Mapping[str, Any], ctx: Arithmetic) -> Any:
+    """``apply(f, env, ctx)``, for machine numbers in blocks of the leading (time) axis of ``CHUNK`` values,
+    written into one preallocated array: the temporaries of the generated code stay in the cache."""
+    arguments = {n: env[n] for n in f.names}  # type: ignore[attr-defined]  # a Lambdified has names
     shape = env_shape(arguments) if any(isinstance(v, np.ndarray) for v in arguments.values()) else ()
     size = int(np.prod(shape[1:]))
-    if len(shape) < 2 or shape[0] * size <= CHUNK:
-        return apply(f, arguments, "numpy")
+    if not ctx.machine or len(shape) < 2 or shape[0] * size <= CHUNK:
+        return apply(f, arguments, ctx)
     step = max(1, CHUNK // max(1, size))
     out = None
     for start in range(0, shape[0], step):
@@ -105,14 +98,14 @@ def _blocked(f: Callable[..., object], env: Mapping[str, object]) -> np.ndarray:
             n: (v[rows] if isinstance(v, np.ndarray) and v.ndim == len(shape) and v.shape[0] == shape[0] else v)
             for n, v in arguments.items()
         }
-        value = apply(f, block, "numpy")
+        value = apply(f, block, ctx)
         if out is None:
             out = np.empty(shape, dtype=value.dtype)
         out[rows] = value
     return out
 
 
-def _rescaled(env: Mapping[str, object], groups: tuple[tuple[str, ...], ...]) -> dict[str, object]:
+def _rescaled(env: Mapping[str, Any], groups: tuple[tuple[str, ...], ...]) -> dict[str, Any]:
     """``env`` with each group of states divided by 2^e, e the binary exponent of the group's largest |entry|
     over the units (exact: no rounding; a zero group stays zero)."""
     env = dict(env)
@@ -126,6 +119,6 @@ def _rescaled(env: Mapping[str, object], groups: tuple[tuple[str, ...], ...]) ->
     return env
 
 
-def env_shape(env: Mapping[str, object]) -> tuple[int, ...]:
+def env_shape(env: Mapping[str, Any]) -> tuple[int, ...]:
     """The broadcast shape of the arrays among ``env``'s values."""
     return np.broadcast_shapes(*(np.shape(v) for v in env.values() if isinstance(v, np.ndarray)))

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
 
+from .arithmetic import Arithmetic, fp, mp
 from .compiled import lambdified
 from .evaluate import apply
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
     from derivations.separable import ImplicitSolution
 
-__all__ = ["CompiledImplicit", "implicit_mpmath", "implicit_numpy"]
+__all__ = ["CompiledImplicit", "implicit_mpmath", "implicit_numpy", "implicit_values"]
 
 
 @dataclass(frozen=True)
@@ -39,14 +40,14 @@ class CompiledImplicit:
     fixed_points: tuple[Callable[..., object], ...]
 
     @classmethod
-    def of(cls, solution: ImplicitSolution, backend: str) -> CompiledImplicit:
-        """Compile ``solution`` for ``backend`` (its radicals, e.g. a real cube root, substituted)."""
+    def of(cls, solution: ImplicitSolution, ctx: Arithmetic | str) -> CompiledImplicit:
+        """Compile ``solution`` in the arithmetic ``ctx`` (its radicals, e.g. a real cube root, substituted)."""
         import sympy as sp
 
         radicals = solution.radicals
 
         def compile_(expr: sp.Expr) -> Callable[..., object]:
-            return lambdified(sp.sympify(expr, strict=True).xreplace(radicals), backend)
+            return lambdified(sp.sympify(expr, strict=True).xreplace(radicals), ctx)
 
         return cls(
             str(solution.y),
@@ -57,12 +58,12 @@ class CompiledImplicit:
         )
 
 
-def _target(implicit: CompiledImplicit, env: Mapping[str, object], y0: np.ndarray, backend: str) -> tuple:
+def _target(implicit: CompiledImplicit, env: Mapping[str, Any], y0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The direction of motion and the nearest fixed point in it (``nan`` where the start is a fixed point)."""
-    direction = np.sign(np.asarray(apply(implicit.rhs, {**env, implicit.y: y0}, backend), dtype=float))
+    direction = np.sign(np.asarray(apply(implicit.rhs, {**env, implicit.y: y0}, fp), dtype=float))
     best = np.full(np.shape(direction), np.inf)
     for f in implicit.fixed_points:
-        point = np.broadcast_to(np.asarray(apply(f, env, backend), dtype=float), np.shape(direction))
+        point = np.broadcast_to(np.asarray(apply(f, env, fp), dtype=float), np.shape(direction))
         distance = (point - np.asarray(y0, dtype=float)) * direction
         best = np.where((distance > 0) & (distance < best), distance, best)
     if np.any(np.isinf(best) & (direction != 0)):
@@ -70,10 +71,16 @@ def _target(implicit: CompiledImplicit, env: Mapping[str, object], y0: np.ndarra
     return direction, best
 
 
-def implicit_numpy(implicit: CompiledImplicit, env: Mapping[str, object], t: np.ndarray) -> np.ndarray:
+def implicit_values(implicit: CompiledImplicit, env: Mapping[str, Any], t: np.ndarray, ctx: Arithmetic) -> np.ndarray:
+    """y(t) in the arithmetic ``ctx``: vectorized (``implicit_numpy``) for machine numbers, element by element at
+    the working precision (``implicit_mpmath``) otherwise."""
+    return (implicit_numpy if ctx.machine else implicit_mpmath)(implicit, env, t)
+
+
+def implicit_numpy(implicit: CompiledImplicit, env: Mapping[str, Any], t: np.ndarray) -> np.ndarray:
     """y(t) in float64 for every start in ``env`` (arrays broadcasting to (T, batch, p))."""
-    y0 = np.asarray(apply(implicit.y0, env, "numpy"), dtype=float)
-    direction, distance = _target(implicit, env, y0, "numpy")
+    y0 = np.asarray(apply(implicit.y0, env, fp), dtype=float)
+    direction, distance = _target(implicit, env, y0)
     shape = np.broadcast_shapes(np.shape(t), np.shape(y0))
     y0, direction, distance, t = (np.broadcast_to(v, shape) for v in (y0, direction, distance, t))
     moving = direction != 0
@@ -89,7 +96,7 @@ def implicit_numpy(implicit: CompiledImplicit, env: Mapping[str, object], t: np.
 
     def F(y: np.ndarray, columns: tuple[np.ndarray, ...]) -> np.ndarray:
         local = {**constants, **dict(zip(keys, columns, strict=True)), implicit.y: y}
-        return np.asarray(apply(implicit.antiderivative, local, "numpy"), dtype=float)
+        return np.asarray(apply(implicit.antiderivative, local, fp), dtype=float)
 
     columns = tuple(fields[k] for k in keys)
     F0 = F(start, columns)
@@ -105,7 +112,7 @@ def implicit_numpy(implicit: CompiledImplicit, env: Mapping[str, object], t: np.
         result = find_root(h, (start, end), args=(F0, t[moving], *columns))
         values = np.where(beyond, end, result.x)
         speed = np.asarray(
-            apply(implicit.rhs, {**constants, **dict(zip(keys, columns, strict=True)), implicit.y: values}, "numpy"),
+            apply(implicit.rhs, {**constants, **dict(zip(keys, columns, strict=True)), implicit.y: values}, fp),
             dtype=float,
         )
         lost = np.finfo(float).eps * (np.abs(F(values, columns)) + np.abs(F0)) * np.abs(speed)
@@ -127,12 +134,12 @@ def _conditioning(implicit: CompiledImplicit, relative: float, limit: float, dig
         )
 
 
-def implicit_mpmath(implicit: CompiledImplicit, env: Mapping[str, object], t: np.ndarray) -> np.ndarray:
+def implicit_mpmath(implicit: CompiledImplicit, env: Mapping[str, Any], t: np.ndarray) -> np.ndarray:
     """y(t) at the working mpmath precision, element by element (object arrays)."""
-    y0 = np.asarray(apply(implicit.y0, env, "mpmath"), dtype=object)
+    y0 = np.asarray(apply(implicit.y0, env, mp), dtype=object)
     shape = np.broadcast_shapes(np.shape(t), np.shape(y0))
-    fixed = [np.broadcast_to(np.asarray(apply(f, env, "mpmath"), dtype=object), shape) for f in implicit.fixed_points]
-    rhs0 = np.broadcast_to(np.asarray(apply(implicit.rhs, {**env, implicit.y: y0}, "mpmath"), dtype=object), shape)
+    fixed = [np.broadcast_to(np.asarray(apply(f, env, mp), dtype=object), shape) for f in implicit.fixed_points]
+    rhs0 = np.broadcast_to(np.asarray(apply(implicit.rhs, {**env, implicit.y: y0}, mp), dtype=object), shape)
     out = np.empty(shape, dtype=object)
     arrays = {
         k: np.broadcast_to(np.asarray(v, dtype=object), shape) for k, v in env.items() if isinstance(v, np.ndarray)
@@ -168,6 +175,6 @@ def implicit_mpmath(implicit: CompiledImplicit, env: Mapping[str, object], t: np
     return out
 
 
-def _at(f: Callable[..., object], name: str, value: object, local: Mapping[str, object]) -> object:
+def _at(f: Callable[..., object], name: str, value: Any, local: Mapping[str, Any]) -> Any:
     """A compiled function at ``name = value``, its other arguments from ``local``."""
     return f(**{n: (value if n == name else local[n]) for n in f.names})  # type: ignore[attr-defined]

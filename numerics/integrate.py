@@ -7,6 +7,7 @@ checks of it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -23,12 +24,12 @@ def _pack(state: Mapping[str, np.ndarray]) -> np.ndarray:
     return np.concatenate([np.asarray(v).ravel() for v in state.values()])
 
 
-def _unpack(y: object, names: tuple[str, ...], width: int) -> dict[str, object]:
+def _unpack(y: Any, names: tuple[str, ...], width: int) -> dict[str, Any]:
     return {n: np.asarray(y[i * width : (i + 1) * width])[None, :] for i, n in enumerate(names)}
 
 
 def integrate_scipy(
-    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, object], t: np.ndarray
+    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, Any], t: np.ndarray
 ) -> dict[str, np.ndarray]:
     """DOP853 at rtol 1e-13 on the batch as one vectorized system, each start under its own error control
     (:func:`numerics.dop853.integrate_batch`); arrays (T, batch, p)."""
@@ -42,7 +43,7 @@ def integrate_scipy(
 def integrate_mpmath(
     cm: CompiledModel,
     state: Mapping[str, np.ndarray],
-    params: Mapping[str, object],
+    params: Mapping[str, Any],
     t: np.ndarray,
     dps: int,
     max_steps: int,
@@ -83,7 +84,7 @@ def integrate_mpmath(
 
 
 def gradient_descent(
-    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, object], steps: np.ndarray, lr: float
+    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, Any], steps: np.ndarray, lr: float
 ) -> dict[str, np.ndarray]:
     """Full-batch GD on the network's own weights, ``w <- w - lr * grad L``: the states after ``steps[i]`` steps
     (``budget.gd_steps`` gives them for times t = steps × lr); ``OverflowError`` naming ``lr`` if they diverge

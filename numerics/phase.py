@@ -195,7 +195,7 @@ def width_sweep(
     return WidthSweep(p.label, widths, len(seeds), {q: table[:, k] for k, q in enumerate(QUANTITIES)})
 
 
-def fit_exponent(widths: Sequence[float], values: Sequence[float]) -> float:
+def fit_exponent(widths: Sequence[float] | np.ndarray, values: Sequence[float] | np.ndarray) -> float:
     """The least-squares slope of log(values) against log(widths)."""
     x, y = finite_array("widths", widths), finite_array("values", values)
     if x.shape != y.shape or x.ndim != 1 or len(x) < 2:

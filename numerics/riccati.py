@@ -9,13 +9,14 @@ computed directly and the other from ``alpha * beta = -c2 c0``.
 from __future__ import annotations
 
 import numbers
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
 
+from .arithmetic import Arithmetic, fp, mp, real_array
 from .cache import Generated, artifact
-from .evaluate import real_array
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -84,19 +85,20 @@ def stable_forms() -> list[sp.Expr]:
     return [stable_form(C2, C0, Y0, T, K), *rate_split(C1, K), increment_form()]
 
 
-def _compiled(backend: str) -> tuple[Generated, Generated, Generated]:
+def _compiled(ctx: Arithmetic) -> tuple[Generated, Generated, Generated]:
     """The engine's stable form, its rate split ``(alpha, beta) = ((k + c1)/2, (k - c1)/2)`` and its increment
-    ``y - y0 = tau q0 / denominator`` (``increment_form``), lambdified (once, through the disk cache)."""
-    return artifact("engine", f"riccati-{backend}", lambda: _lambdified(backend))
+    ``y - y0 = tau q0 / denominator`` (``increment_form``), lambdified in ``ctx`` (once, through the disk cache)."""
+    return artifact("engine", f"riccati-{ctx.name}", lambda: _lambdified(ctx))
 
 
-def _lambdified(backend: str) -> tuple[Generated, Generated, Generated]:
+def _lambdified(ctx: Arithmetic) -> tuple[Generated, Generated, Generated]:
     import sympy as sp
 
     from derivations.riccati import ALPHA, BETA, rate_split, stable_form
 
     C2, C1, C0, Y0, T, K, Q0 = _symbols().values()
-    modules = [{"phi1": _phi1_numpy}, "numpy"] if backend == "numpy" else [{"phi1": _phi1_mpmath}, "mpmath"]
+    # phi1 on arrays (machine numbers, vectorized) or on scalars (arbitrary precision, element by element)
+    modules = [{"phi1": _phi1_numpy if ctx.machine else _phi1_mpmath}, ctx.modules]
     # cse: e^{-kt} and t phi1(kt) appear in the numerator and the denominator, computed once
     stable = sp.lambdify((C2, C0, Y0, T, K, ALPHA, BETA), stable_form(C2, C0, Y0, T, K), modules=modules, cse=True)
     split = sp.lambdify((C1, K), list(rate_split(C1, K)), modules=modules)
@@ -104,7 +106,7 @@ def _lambdified(backend: str) -> tuple[Generated, Generated, Generated]:
     return Generated(stable), Generated(split), Generated(increment)
 
 
-def _discriminant(c2: object, c1: object, c0: object) -> object:
+def _discriminant(c2: Any, c1: Any, c0: Any) -> Any:
     with np.errstate(over="ignore", invalid="ignore"):
         delta = c1**2 - 4 * c2 * c0
     if np.any(delta < 0):
@@ -115,7 +117,7 @@ def _discriminant(c2: object, c1: object, c0: object) -> object:
     return delta
 
 
-def _coefficients(values: dict[str, object]) -> list[np.ndarray]:
+def _coefficients(values: Mapping[str, object]) -> list[np.ndarray]:
     """The arguments as float arrays; ``TypeError`` naming one that is not real (complex, boolean, non-numeric)."""
     arrays = []
     for name, value in values.items():
@@ -126,7 +128,7 @@ def _coefficients(values: dict[str, object]) -> list[np.ndarray]:
     return arrays
 
 
-def _pole(k: object, beta: object, c2: object, y0: object, log1p: object) -> object:
+def _pole(k: Any, beta: Any, c2: Any, y0: Any, log1p: Callable[[Any], Any]) -> Any:
     """The solution's blow-up time (inf if none): the stable form's denominator ``e^{-kt} + tau m``,
     ``m = beta - c2 y0``, falls from 1 and vanishes only for ``m < 0``, at ``t* = log1p(k/(-m))/k`` (``-1/m`` for
     ``k = 0``; ``y0`` beyond the repelling root)."""
@@ -137,7 +139,7 @@ def _pole(k: object, beta: object, c2: object, y0: object, log1p: object) -> obj
         return np.where(m < 0, np.where(k > 0, log1p(k / -m) / np.where(k > 0, k, 1), -1 / m), np.inf)
 
 
-def _before_blow_up(t: object, pole: object) -> None:
+def _before_blow_up(t: Any, pole: Any) -> None:
     """``ValueError`` unless every ``t`` is >= 0 and before the blow-up time ``pole`` (``_pole``)."""
     if np.any(t < 0):
         raise ValueError("t must be >= 0 (admissible range: [0, inf))")
@@ -145,7 +147,7 @@ def _before_blow_up(t: object, pole: object) -> None:
         raise ValueError("t must be before the blow-up of the solution (y0 beyond the repelling root), t < t*")
 
 
-def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray, t: np.ndarray) -> np.ndarray:
+def riccati_numpy(c2: Any, c1: Any, c0: Any, y0: Any, t: Any) -> np.ndarray:
     """y(t) for ``y' = c2 y^2 + c1 y + c0``, broadcasting all arguments (float64; +inf past an overflow, NaN from
     NaN arguments). ``TypeError`` for complex or non-numeric arguments, ``ValueError`` for shapes that do not
     broadcast, a negative discriminant, ``t < 0`` or ``t`` at or past a blow-up.
@@ -164,13 +166,13 @@ def riccati_numpy(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
     return riccati_at(riccati_rates(c2, c1, c0, y0), t)
 
 
-def riccati_rates(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray) -> tuple[object, ...]:
+def riccati_rates(c2: Any, c1: Any, c0: Any, y0: Any) -> tuple[Any, ...]:
     """The time-independent part of ``riccati_numpy`` for real arrays: ``(c2, c0, y0, k, alpha, beta, t*)``, of
     ``alpha = (k + c1)/2`` and ``beta = (k - c1)/2`` the one without cancellation computed directly and the other
     from ``alpha * beta = -c2 c0``, and the blow-up time ``t*``. ``ValueError`` for a negative discriminant."""
     c2, c1, c0, y0 = np.broadcast_arrays(*(real_array(v) for v in (c2, c1, c0, y0)))
     k = np.sqrt(_discriminant(c2, c1, c0))
-    _, split, _ = _compiled("numpy")
+    _, split, _ = _compiled(fp)
     with np.errstate(all="ignore"):
         alpha_direct, beta_direct = split(c1, k)
         big = np.where(c1 > 0, alpha_direct, beta_direct)
@@ -179,25 +181,23 @@ def riccati_rates(c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray
         return c2, c0, y0, k, alpha, beta, _pole(k, beta, c2, y0, np.log1p)
 
 
-def riccati_at(rates: tuple[object, ...], t: np.ndarray) -> np.ndarray:
+def riccati_at(rates: tuple[Any, ...], t: Any) -> np.ndarray:
     """``riccati_numpy`` from its time-independent part ``rates`` (``riccati_rates``) at the times ``t``
     (``ValueError`` for ``t < 0`` or at or past the blow-up)."""
     c2, c0, y0, k, alpha, beta, pole = rates
     _before_blow_up(t, pole)
-    stable, _, _ = _compiled("numpy")
+    stable, _, _ = _compiled(fp)
     with np.errstate(all="ignore"):
         return real_array(stable(c2, c0, y0, t, k, alpha, beta))
 
 
-def riccati_increment(
-    c2: np.ndarray, c1: np.ndarray, c0: np.ndarray, y0: np.ndarray, t: np.ndarray, q0: np.ndarray
-) -> np.ndarray:
+def riccati_increment(c2: Any, c1: Any, c0: Any, y0: Any, t: Any, q0: Any) -> np.ndarray:
     """``y(t) - y0`` in float64 from the rate at the start ``q0 = q(y0)`` (given, so computed without
     cancellation): accurate to rounding relative to itself where ``y`` barely moves (``riccati_numpy`` minus
     ``y0`` would cancel there)."""
     c2, c1, c0, y0, q0 = np.broadcast_arrays(*(real_array(v) for v in (c2, c1, c0, y0, q0)))
     k = np.sqrt(_discriminant(c2, c1, c0))
-    _, split, increment = _compiled("numpy")
+    _, split, increment = _compiled(fp)
     with np.errstate(all="ignore"):
         alpha_direct, beta_direct = split(c1, k)
         big = np.where(c1 > 0, alpha_direct, beta_direct)
@@ -206,24 +206,24 @@ def riccati_increment(
         return real_array(increment(c2, y0, real_array(t), k, beta, q0))
 
 
-def riccati_mpmath(c2: mpmath.mpf, c1: mpmath.mpf, c0: mpmath.mpf, y0: mpmath.mpf, t: mpmath.mpf) -> mpmath.mpf:
+def riccati_mpmath(c2: object, c1: object, c0: object, y0: object, t: object) -> mpmath.mpf:
     """The same solution for scalar real numbers, in mpmath at the current ``mpmath.mp.dps`` (the same errors)."""
     names = ("c2", "c1", "c0", "y0", "t")
-    c2, c1, c0, y0, t = (_real_mpf(name, v) for name, v in zip(names, (c2, c1, c0, y0, t), strict=True))
-    k = mpmath.sqrt(_discriminant(c2, c1, c0))
-    stable, split, _ = _compiled("mpmath")
-    alpha_direct, beta_direct = split(c1, k)
-    big = alpha_direct if c1 > 0 else beta_direct
-    small = -c2 * c0 / big if big > 0 else mpmath.mpf(0)
-    alpha, beta = (big, small) if c1 > 0 else (small, big)
-    _before_blow_up(t, _pole(k, beta, c2, y0, mpmath.log1p))
-    return stable(c2, c0, y0, t, k, alpha, beta)
+    C2, C1, C0, Y0, T = (_real_mpf(name, v) for name, v in zip(names, (c2, c1, c0, y0, t), strict=True))
+    k = mpmath.sqrt(_discriminant(C2, C1, C0))
+    stable, split, _ = _compiled(mp)
+    alpha_direct, beta_direct = split(C1, k)
+    big = alpha_direct if C1 > 0 else beta_direct
+    small = -C2 * C0 / big if big > 0 else mpmath.mpf(0)
+    alpha, beta = (big, small) if C1 > 0 else (small, big)
+    _before_blow_up(T, _pole(k, beta, C2, Y0, mpmath.log1p))
+    return stable(C2, C0, Y0, T, k, alpha, beta)
 
 
-def _real_mpf(name: str, value: object) -> mpmath.mpf:
+def _real_mpf(name: str, value: object) -> Any:
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, mpmath.mpf)):
         raise TypeError(f"{name} must be a real number, got {value!r}")
-    value = value if isinstance(value, mpmath.mpf) else mpmath.mpf(value)
-    if not mpmath.isfinite(value):
+    number = value if isinstance(value, mpmath.mpf) else mpmath.mpf(value)
+    if not mpmath.isfinite(number):
         raise ValueError(f"{name} must be finite, got {value!r}")
-    return value
+    return number

@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from functools import cache
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -95,7 +95,7 @@ def _system(model: Model, p: int) -> tuple[list[tuple[object, object]], tuple[tu
 
 
 @cache
-def _integrator(model: Model, p: int, kind: str, prec: int, batch: int) -> object:
+def _integrator(model: Model, p: int, kind: str, prec: int, batch: int) -> Any:  # a heyoka integrator (untyped)
     """A compiled integrator (heyoka caches the machine code too); its state, time and parameters are reset per
     use. ``batch`` > 1: heyoka's batch mode (SIMD lanes, float64 only)."""
     hy = _heyoka()
@@ -112,7 +112,7 @@ def _integrator(model: Model, p: int, kind: str, prec: int, batch: int) -> objec
     return hy.taylor_adaptive(system, [zero] * n, pars=[zero] * m, fp_type=hy.real, prec=prec)
 
 
-def _to_type(values: Sequence[object], kind: str, prec: int) -> np.ndarray:
+def _to_type(values: Sequence[Any] | np.ndarray, kind: str, prec: int) -> np.ndarray:
     """Exact (or correctly rounded) conversion of floats and ``mpf`` to the integrator's type."""
     if kind == "float64":
         return np.array([float(v) for v in values])
@@ -145,7 +145,7 @@ def _to_mpf(values: np.ndarray, kind: str, prec: int) -> np.ndarray:
 def integrate_taylor(
     model: Model,
     state: Mapping[str, np.ndarray],
-    params: Mapping[str, object],
+    params: Mapping[str, Any],
     t: np.ndarray,
     dps: int | None = None,
     max_steps: int = MAX_STEPS,
@@ -158,7 +158,7 @@ def integrate_taylor(
     state stops being finite (beyond the type's range)."""
     hy = _heyoka()
     kind = precision(dps)
-    prec = bits(dps) if kind == "mpfr" else 0
+    prec = bits(dps) if kind == "mpfr" and dps is not None else 0
     names = model.state_names
     batch, p = next(iter(state.values())).shape
     grid_times = np.unique(np.concatenate([[0.0], np.asarray(t, dtype=float)]))
@@ -178,7 +178,7 @@ def integrate_taylor(
     return {n: values[:, i] for i, n in enumerate(names)}
 
 
-def _parameters(params: Mapping[str, object], order: Sequence[tuple[str, int | None]], j: int) -> list[object]:
+def _parameters(params: Mapping[str, Any], order: Sequence[tuple[str, int | None]], j: int) -> list[object]:
     """Start ``j``'s parameter values in ``heyoka.par`` order: a unit parameter's entry of unit ``unit``, a shared
     one's value (its row ``j`` if batched, an array (batch, 1))."""
     return [

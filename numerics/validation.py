@@ -6,7 +6,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import mpmath
 import numpy as np
@@ -52,7 +52,7 @@ class Inputs:
     t: np.ndarray
     state: dict[str, np.ndarray]
     unit_params: dict[str, np.ndarray]
-    shared_params: dict[str, object]
+    shared_params: dict[str, Any]
     batched: bool
 
     @property
@@ -64,7 +64,7 @@ class Inputs:
         return next(iter(self.state.values())).shape[0]
 
 
-def mapping(name: str, value: object) -> Mapping[str, object]:
+def mapping(name: str, value: object) -> Mapping[str, Any]:
     """``value`` if it is a mapping (e.g. a dict from names to values); ``TypeError`` naming ``name`` otherwise."""
     if not isinstance(value, Mapping):
         raise ArgumentTypeError(f"{name} must be a mapping (dict) from names to values, got {type(value).__name__}")
@@ -76,10 +76,11 @@ def integer(name: str, value: object, minimum: int, maximum: int | None = None) 
     ``ValueError`` outside the range, both naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ArgumentTypeError(f"{name} must be an integer, got {value!r}")
-    if value < minimum or (maximum is not None and value > maximum):
+    number = int(value)
+    if number < minimum or (maximum is not None and number > maximum):
         upper = "inf)" if maximum is None else f"{maximum}]"
         raise ValueError(f"{name} must be in [{minimum}, {upper}, got {value!r}")
-    return int(value)
+    return number
 
 
 def positive_number(name: str, value: object) -> float:
@@ -87,7 +88,7 @@ def positive_number(name: str, value: object) -> float:
     (0, inf), both naming ``name``."""
     if not _is_real(value) or isinstance(value, mpmath.mpf):
         raise ArgumentTypeError(f"{name} must be a real number > 0, got {value!r}")
-    number = float(value)
+    number = float(cast(numbers.Real, value))
     if not (np.isfinite(number) and number > 0):
         raise ValueError(f"{name} must be finite and > 0 (admissible range: (0, inf)), got {value!r}")
     return number
@@ -210,7 +211,7 @@ def validate(model: ModelSpec | Model, t: object, params: object, init: object, 
     return Inputs(times, state, unit_params, shared, bool(batches))
 
 
-def _state(model: Model, init: Mapping[str, object], exact: bool) -> dict[str, np.ndarray]:
+def _state(model: ModelSpec | Model, init: Mapping[str, object], exact: bool) -> dict[str, np.ndarray]:
     """The initial states as arrays of one shape, (p,) or (batch, p) with p, batch >= 1."""
     state = {name: finite_array(f"init[{name!r}]", init[name], exact=exact) for name in model.state_names}
     shapes = {a.shape for a in state.values()}
@@ -253,17 +254,21 @@ def _batch(batches: Mapping[str, int], admissible: Mapping[str, str]) -> int:
     return batch
 
 
-def _check_jointly(model: Model, unit_params: Mapping[str, np.ndarray], shared: Mapping[str, object]) -> None:
+def _check_jointly(
+    model: ModelSpec | Model, unit_params: Mapping[str, np.ndarray], shared: Mapping[str, object]
+) -> None:
     """``model.param_check`` on the parameters, once per batch element if a shared parameter is batched (shared
     values as numbers, unit ones as rows (1, p))."""
+    check = model.param_check
+    assert check is not None  # called only for a model with a joint check
     if not any(isinstance(v, np.ndarray) for v in shared.values()):
-        model.param_check({**unit_params, **shared})
+        check({**unit_params, **shared})
         return
     batch = next(v for v in shared.values() if isinstance(v, np.ndarray)).shape[0]
     for j in range(batch):
         element = {k: (v[j, 0] if isinstance(v, np.ndarray) else v) for k, v in shared.items()}
         try:
-            model.param_check({**{k: v[j : j + 1] for k, v in unit_params.items()}, **element})
+            check({**{k: v[j : j + 1] for k, v in unit_params.items()}, **element})
         except ValueError as exc:
             raise ValueError(f"params, batch element {j}: {exc}") from exc
 

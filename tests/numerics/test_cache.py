@@ -72,9 +72,11 @@ def _evaluate(ccf, p: int = 3) -> dict[str, np.ndarray]:
     env.update({n: 1.0 + rng.random() for n in spec.shared_param_names})
     env.update({n: 1.0 + rng.random((2, p)) for n in spec.unit_param_names})
     try:
-        return closed_form_numpy(ccf, env, np.linspace(0.0, 2.0, 7))
+        values = closed_form_numpy(ccf, env, np.linspace(0.0, 2.0, 7))
     except ValueError:  # a start off the closed form's invariant set: compared as the same refusal
         return {}
+    named = {f"{field}:{k}": v for field in ("states", "sums", "clocks") for k, v in getattr(values, field).items()}
+    return {**named, "out_of_range": values.out_of_range}
 
 
 @pytest.mark.parametrize("name", models.BUILTIN)

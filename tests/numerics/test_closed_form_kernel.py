@@ -25,9 +25,15 @@ CANCELLING = {
 }
 
 
-def kernel(init: dict[str, np.ndarray], refine: bool = True) -> dict[str, np.ndarray]:
+def kernel(init: dict[str, np.ndarray], refine: bool = True) -> cf.ClosedFormValues:
     ccf = cf.compiled_closed_form(models.get(MODEL))
     return cf.closed_form_numpy(ccf, {"a_0": init["a"], "b_0": init["b"], **PARAMS}, T, refine)
+
+
+def arrays(values: cf.ClosedFormValues) -> dict[str, np.ndarray]:
+    """Every array of a kernel's record, by field and name."""
+    named = {f"{field}:{k}": v for field in ("states", "sums", "clocks") for k, v in getattr(values, field).items()}
+    return {**named, "out_of_range": values.out_of_range}
 
 
 def relative_error(got: np.ndarray, exact: np.ndarray) -> float:
@@ -37,10 +43,10 @@ def relative_error(got: np.ndarray, exact: np.ndarray) -> float:
 def test_block_sizes_do_not_change_the_values(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(3)
     init = {"a": 0.3 * rng.standard_normal((37, 5)), "b": 0.3 * rng.standard_normal((37, 5))}
-    default = kernel(init)
+    default = arrays(kernel(init))
     monkeypatch.setattr(cf, "CHUNK", 64)
     monkeypatch.setattr(cf, "ROW", 10)
-    small = kernel(init)
+    small = arrays(kernel(init))
     assert default.keys() == small.keys()
     for name, values in default.items():
         np.testing.assert_array_equal(small[name], values, err_msg=name)
@@ -50,19 +56,19 @@ def test_a_cancelling_start_is_evaluated_in_long_double() -> None:
     init = {k: v[None] for k, v in CANCELLING.items()}
     exact = trajectory(MODEL, T, PARAMS, CANCELLING, dps=40)
     refined, plain = kernel(init), kernel(init, refine=False)
-    assert not np.any(refined[cf.OUT_OF_RANGE])  # no mpmath fallback needed
+    assert not np.any(refined.out_of_range)  # no mpmath fallback needed
     for name in ("a", "b"):
         reference = np.array(exact[name], dtype=float)
-        assert relative_error(refined[name][:, 0], reference) <= 4e-16, name
+        assert relative_error(refined.states[name][:, 0], reference) <= 4e-16, name
     # the wrong variant: float64 alone loses digits to the cancellation
-    assert relative_error(plain["b"][:, 0], np.array(exact["b"], dtype=float)) > 1e-14
+    assert relative_error(plain.states["b"][:, 0], np.array(exact["b"], dtype=float)) > 1e-14
 
 
 def test_without_exact_constants_the_start_goes_to_mpmath(monkeypatch: pytest.MonkeyPatch) -> None:
     ccf = cf.compiled_closed_form(MODEL)
     key = (spec_of(MODEL).key, "closed-form-numpy")
     monkeypatch.setitem(cache._MEMORY, key, dataclasses.replace(ccf, exact_in_long_double=False))
-    flagged = kernel({k: v[None] for k, v in CANCELLING.items()})[cf.OUT_OF_RANGE]
+    flagged = kernel({k: v[None] for k, v in CANCELLING.items()}).out_of_range
     assert np.any(flagged)
     result = trajectory(MODEL, T, PARAMS, CANCELLING)
     exact = trajectory(MODEL, T, PARAMS, CANCELLING, dps=40)
@@ -98,8 +104,9 @@ def test_a_parameter_per_start_matches_start_by_start(monkeypatch: pytest.Monkey
     a, b = 0.2 * rng.standard_normal((8, 4)), 0.2 * rng.standard_normal((8, 4))
     S = rng.uniform(0.5, 3.0, (8, 1))
     ccf = cf.compiled_closed_form(models.get(MODEL))
-    batched = cf.closed_form_numpy(ccf, {"a_0": a, "b_0": b, "S": S, "Z": 1.0}, T)
+    batched = arrays(cf.closed_form_numpy(ccf, {"a_0": a, "b_0": b, "S": S, "Z": 1.0}, T))
     for i in range(8):
-        alone = cf.closed_form_numpy(ccf, {"a_0": a[i : i + 1], "b_0": b[i : i + 1], "S": S[i, 0], "Z": 1.0}, T)
-        for name in ("a", "b", "theta"):
+        single = {"a_0": a[i : i + 1], "b_0": b[i : i + 1], "S": S[i, 0], "Z": 1.0}
+        alone = arrays(cf.closed_form_numpy(ccf, single, T))
+        for name in ("states:a", "states:b", "sums:theta"):
             np.testing.assert_array_equal(batched[name][:, i], alone[name][:, 0], err_msg=f"{name}, start {i}")

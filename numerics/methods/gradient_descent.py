@@ -1,0 +1,36 @@
+"""``GradientDescent``: full-batch gradient descent on the network's weights, t = steps × lr."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..budget import MAX_STEPS, gd_steps
+from ..compiled import compiled
+from ..integrate import gradient_descent
+from ..model_spec import ModelSpec
+from ..validation import Inputs, positive_number
+from ._base import Method, Solution, checked_max_steps
+
+__all__ = ["GradientDescent"]
+
+
+@dataclass(frozen=True, eq=False)
+class GradientDescent(Method):
+    """Gradient descent with learning rate ``lr`` (> 0): every time must be an integer multiple of ``lr`` (to a
+    relative 1e-9), and ``t / lr`` at most ``max_steps`` (default ``MAX_STEPS["gd"]``)."""
+
+    lr: float
+    max_steps: int | None = None
+    name: ClassVar[str] = "gd"
+    default_max_steps: ClassVar[int] = MAX_STEPS["gd"]
+    """The step budget when ``max_steps`` is None."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lr", positive_number("lr", self.lr))
+        checked_max_steps(self.max_steps, self.default_max_steps)
+
+    def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
+        steps = gd_steps(inputs.t, self.lr, checked_max_steps(self.max_steps, self.default_max_steps))
+        states = gradient_descent(compiled(model), inputs.state, params, steps, self.lr)
+        return Solution(states, steps=int(steps.max()))

@@ -1,0 +1,44 @@
+"""``MPMath``: the derived ODE integrated by ``mpmath.odefun`` (Taylor series) at ``dps`` digits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..arithmetic import Arithmetic, mp
+from ..budget import MAX_DPS, MAX_STEPS, check_mpmath_budget
+from ..compiled import compiled
+from ..integrate import integrate_mpmath
+from ..model_spec import ModelSpec
+from ..validation import Inputs
+from ._base import Method, Solution, checked_dps, checked_max_steps
+
+__all__ = ["MPMath"]
+
+
+@dataclass(frozen=True, eq=False)
+class MPMath(Method):
+    """``mpmath.odefun`` at ``dps`` digits (default 30, at most ``max_dps``), within ``max_steps`` Taylor steps
+    counted at 30 digits (default ``MAX_STEPS["mpmath"]``; estimated from the flow's rate before the work and
+    counted while integrating)."""
+
+    dps: int = 30
+    max_steps: int | None = None
+    max_dps: int = MAX_DPS
+    name: ClassVar[str] = "mpmath"
+    default_max_steps: ClassVar[int] = MAX_STEPS["mpmath"]
+    """The step budget when ``max_steps`` is None."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dps", checked_dps(self.dps, self.max_dps, 30))
+        checked_max_steps(self.max_steps, self.default_max_steps)
+
+    @property
+    def arithmetic(self) -> Arithmetic:
+        return mp.at(self.dps)
+
+    def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
+        cm = compiled(model, mp)
+        budget = checked_max_steps(self.max_steps, self.default_max_steps)
+        check_mpmath_budget(cm, inputs.state, params, float(inputs.t.max()), budget, self.dps)
+        return Solution(integrate_mpmath(cm, inputs.state, params, inputs.t, self.dps, budget))

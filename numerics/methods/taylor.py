@@ -1,0 +1,41 @@
+"""``Taylor``: heyoka's adaptive Taylor integrator of the derived ODE (optional extra ``[taylor]``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..arithmetic import Arithmetic, fp, mp
+from ..budget import MAX_DPS, MAX_STEPS
+from ..model_spec import ModelSpec
+from ..taylor import integrate_taylor
+from ..validation import Inputs
+from ._base import Method, Solution, checked_dps, checked_max_steps
+
+__all__ = ["Taylor"]
+
+
+@dataclass(frozen=True, eq=False)
+class Taylor(Method):
+    """heyoka's Taylor integrator (``numerics.taylor``): float64 without ``dps``, long double up to its digits and
+    MPFR above with it (``dps <= max_dps``); at most ``max_steps`` steps per start (default
+    ``MAX_STEPS["taylor"]``, counted)."""
+
+    dps: int | None = None
+    max_steps: int | None = None
+    max_dps: int = MAX_DPS
+    name: ClassVar[str] = "taylor"
+    default_max_steps: ClassVar[int] = MAX_STEPS["taylor"]
+    """The step budget when ``max_steps`` is None."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dps", checked_dps(self.dps, self.max_dps))
+        checked_max_steps(self.max_steps, self.default_max_steps)
+
+    @property
+    def arithmetic(self) -> Arithmetic:
+        return fp if self.dps is None else mp.at(self.dps)
+
+    def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
+        budget = checked_max_steps(self.max_steps, self.default_max_steps)
+        return Solution(integrate_taylor(model.model, inputs.state, params, inputs.t, self.dps, budget))
