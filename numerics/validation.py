@@ -17,8 +17,6 @@ if TYPE_CHECKING:
     from .model_spec import ModelSpec
 
 __all__ = [
-    "DPS_METHODS",
-    "METHODS",
     "ArgumentTypeError",
     "Inputs",
     "expand_matrices",
@@ -31,9 +29,6 @@ __all__ = [
     "validate",
 ]
 
-METHODS = ("closed_form", "mpmath", "scipy", "gd", "taylor")
-# the methods that take ``dps`` (digits of the result)
-DPS_METHODS = ("closed_form", "mpmath", "taylor")
 SYMMETRY_TOLERANCE = 1e-12
 """Largest admissible difference of two entries of a matrix that name one parameter (the (k, l) and (l, k) of a
 symmetric matrix), relative to the matrix's largest entry (rounding in products)."""
