@@ -34,7 +34,6 @@ __all__ = [
     "MAX_STEPS",
     "BudgetError",
     "check_dop853_budget",
-    "check_flow_budget",
     "check_mpmath_budget",
     "flow_rate",
     "gd_steps",
@@ -118,24 +117,6 @@ def flow_rate(
             change = _amax({k: moved[k] - field[k] for k in field}) / step
             rate = np.maximum(rate, np.where(size > 0, change, 0))
         return rate
-
-
-def check_flow_budget(
-    method: str,
-    cm: CompiledModel,
-    state: Mapping[str, np.ndarray],
-    params: Mapping[str, Any],
-    t_max: float,
-    max_steps: int,
-    dps: int = 30,
-) -> None:
-    """``BudgetError`` (``OverflowError`` for a rate beyond float64 with ``"scipy"``) if the estimated number
-    of steps of ``method`` (``"scipy"``: :func:`check_dop853_budget`, or ``"mpmath"``:
-    :func:`check_mpmath_budget`) to reach ``t_max`` exceeds ``max_steps``."""
-    if method == "scipy":
-        check_dop853_budget(cm, state, params, t_max, max_steps)
-    else:
-        check_mpmath_budget(cm, state, params, t_max, max_steps, dps)
 
 
 def check_dop853_budget(
