@@ -69,3 +69,20 @@ def test_register(monkeypatch: pytest.MonkeyPatch) -> None:
         models.register(dataclasses.replace(base, name="linear_twin"))
     with pytest.raises(TypeError, match="Model"):
         models.register("linear_model")  # type: ignore[arg-type]
+
+
+def test_builtin_papers_load_through_their_entry_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package's own papers come from the entry-point group, as an outside paper does: each built-in key has an
+    entry point naming its folder, and a built-in paper whose entry point is missing is refused, naming the fix."""
+    from proofs_check import papers
+
+    installed = papers._installed()
+    assert {name: installed[name].value for name in papers.BUILTIN_PAPERS} == {
+        name: f"proofs_check.papers.{name}" for name in papers.BUILTIN_PAPERS
+    }
+    loaded = load_papers(["saxe2014"]).papers()
+    assert loaded == ["saxe2014"]
+    # without its entry point, the built-in paper is not loaded (there is no second path)
+    monkeypatch.setattr(papers, "_installed", lambda: {k: v for k, v in installed.items() if k != "saxe2014"})
+    with pytest.raises(ValueError, match=r"'saxe2014' have no entry point .*pip install -e \."):
+        load_papers(["saxe2014"])
