@@ -71,7 +71,10 @@ class Trajectory(Mapping[str, np.ndarray]):
     def matrices(self) -> dict[str, np.ndarray]:
         """The matrix states (``matrix_states``), each its row states stacked along a new axis before the units:
         ``W1_1 … W1_d`` of shape (T, [batch,] p) each give ``W1`` of shape (T, [batch,] d, p)."""
-        return {name: np.stack([self.states[r] for r in rows], axis=-2) for name, rows in self.matrix_states.items()}
+        return {name: self._matrix(name) for name in self.matrix_states}
+
+    def _matrix(self, name: str) -> np.ndarray:
+        return np.stack([self.states[row] for row in self.matrix_states[name]], axis=-2)
 
     def _arrays(self) -> dict[str, np.ndarray]:
         return {**self.states, **self.quantities, "t": self.t}
@@ -96,7 +99,7 @@ class Trajectory(Mapping[str, np.ndarray]):
         if name.startswith("_") or name in ("states", "quantities", "matrix_states"):
             raise AttributeError(name)
         if name in self.matrix_states:
-            return self.matrices[name]
+            return self._matrix(name)  # only the matrix asked for is stacked
         if name in self.states or name in self.quantities:
             return self[name]
         raise AttributeError(f"trajectory has no {name!r}; its arrays: {', '.join(self)}")
