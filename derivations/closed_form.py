@@ -4,6 +4,7 @@ the precise reason why the pipeline stopped."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 import sympy as sp
 
@@ -11,9 +12,31 @@ from .derivation import Derivation
 from .riccati import RiccatiSolution
 from .separable import ImplicitSolution
 
-__all__ = ["Clock", "ClosedForm", "Unsolved"]
+__all__ = ["Clock", "ClockSolution", "ClosedForm", "Unsolved"]
 
 Clock = RiccatiSolution | ImplicitSolution
+"""The clocks of the built-in methods; a catalogue method may return any ``ClockSolution``."""
+
+
+@runtime_checkable
+class ClockSolution(Protocol):
+    """What a solution method returns: the solution of a clock (one symbol, as a scalar Riccati or implicit
+    solution, or several, as a linear system solved by a matrix exponential)."""
+
+    @property
+    def symbols(self) -> tuple[sp.Symbol, ...]:
+        """The clock symbols whose values this solution gives (the state is written in them)."""
+        ...
+
+    @property
+    def arguments(self) -> frozenset[sp.Symbol]:
+        """The symbols its value depends on besides the time (initial values, sums, parameters)."""
+        ...
+
+    @property
+    def derivation(self) -> Derivation:
+        """Its recorded, checked steps."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -54,7 +77,7 @@ class ClosedForm:
     t: sp.Symbol
     init: dict[str, sp.Symbol]
     sums: dict[sp.Symbol, sp.Expr]
-    clocks: dict[sp.Symbol, Clock]
+    clocks: dict[sp.Symbol, ClockSolution]
     state: dict[str, sp.Expr]
     derivation: Derivation
     notes: tuple[str, ...] = ()

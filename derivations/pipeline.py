@@ -7,16 +7,19 @@ typed in):
 1. the flow, derived from the loss by ``sympy.diff`` (``Model.unit_field``; each component re-derived from the
    explicit width-2 network in its check);
 2. the conservation laws (``conservation.conserved_quantities``) and the sums through which units couple;
-3. a reduction to one scalar ODE (``reduction``): the unit's own state if it has one, else the shared clock of
-   a field of the form :math:`(gA + C)x`, else the balanced line; a clock equation with time-dependent
-   coefficients is retried on invariant subsets (some eigen-coordinates zero for every unit);
-4. the scalar ODE is classified: Riccati with constant coefficients (degree <= 2, including linear and
-   Bernoulli), separable (autonomous, rational), or unsupported;
-5. Riccati: ``riccati.riccati_solution`` (roots, factorization, partial fractions, integral, inversion, and
-   the degenerate branches as a case split); 6. separable: ``separable.implicit_solution`` (``t(y)`` by
-   ``apart`` and real integration, inverted numerically);
-7. back-substitution to the states, checked against the flow, then ``Derivation.check()`` of every step: a
+3. the reductions of the catalogue (``catalogue.REDUCTIONS``, tried in its documented order: those that hold
+   from every start first), each yielding a scalar ODE or a trajectory it solved itself, or the reason it does
+   not match;
+4. a scalar ODE is classified and solved by the first method of ``catalogue.METHODS`` that applies (Riccati:
+   roots, γ± factorization, partial fractions, integral, inversion and the degenerate branches as a case split;
+   separable: ``t(y)`` by ``apart`` and real integration, inverted numerically; …);
+5. back-substitution to the states, checked against the flow, then ``Derivation.check()`` of every step: a
    closed form is returned only if every step is proved exactly.
+
+``solve`` never raises on a valid model: an exception inside a reduction, a method or a check becomes a reason,
+and if no candidate is solved the result is ``Unsolved`` naming the step that stopped, what was tried and the
+underlying error. A definition outside the model class (a network not linear in the inputs) is a ``ValueError``
+raised by the model itself.
 
 Every step is recorded under a key (``"flow"``, ``"conserved"``, ``"coupling"``, ``"structure"``, ``"eigen"``,
 ``"clock"``, ``"clock_ode"``, ``"sums"``, the Riccati engine's ``"discriminant"``, ``"roots"``, ``"solution"``, …,
@@ -27,54 +30,38 @@ them) is applied to the result of ``solve``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import sympy as sp
 
 from . import registry
+from .catalogue import KIND_TEXT, KINDS, METHODS, REDUCTIONS, Candidate, ClockSolution, Context, Solved, classify
 from .closed_form import ClosedForm, Unsolved
 from .conservation import conserved_quantities
-from .derivation import Derivation, Step
+from .derivation import Derivation
 from .model import Model
 from .proof import Proof
-from .reduction import (
-    LinearStructure,
-    ScalarReduction,
-    balanced_line,
-    clock_reduction,
-    invariant_subsets,
-    linear_structure,
-    prove_structure,
-)
-from .riccati import RiccatiSolution, riccati_solution
-from .separable import ImplicitSolution, implicit_solution
+from .reduction import ScalarReduction
 
-__all__ = ["KINDS", "classify", "solve"]
-
-KINDS = ("riccati", "separable", "time-dependent", "unsupported")
-KIND_TEXT = {
-    "riccati": "polynomial of degree at most 2 with coefficients free of t",
-    "separable": "autonomous and rational in its variable, not of degree at most 2",
-    "time-dependent": "its coefficients depend on t",
-    "unsupported": "not rational in its variable",
-}
+__all__ = ["KINDS", "KIND_TEXT", "classify", "solve"]
 
 
 def solve(model: Model | str) -> ClosedForm | Unsolved:
     """The closed form of ``model`` derived from its gradient flow, or ``Unsolved`` with the step that stopped
-    and why (see the module docstring). Cached per model object."""
+    and why (see the module docstring). Cached per model object.
+
+    Arguments:
+        model: a ``Model`` or the name of a registered one.
+
+    Returns:
+        ``ClosedForm`` (every derivation step proved exactly) or ``Unsolved``.
+
+    Raises:
+        ValueError: ``model`` names no registered model, or its definition is outside the model class (raised
+            by the model: e.g. a network not linear in the inputs).
+    """
     return _solve(registry.get(model))
-
-
-def classify(rhs: sp.Expr, y: sp.Symbol, t: sp.Symbol) -> str:
-    """The kind of the scalar ODE ``y' = rhs`` (one of ``KINDS``)."""
-    if t in rhs.free_symbols:
-        return "time-dependent"
-    if rhs.is_polynomial(y) and sp.degree(rhs, y) <= 2:
-        return "riccati"
-    if rhs.is_rational_function(y):
-        return "separable"
-    return "unsupported"
 
 
 def _fresh(base: str, model: Model) -> str:
@@ -82,42 +69,126 @@ def _fresh(base: str, model: Model) -> str:
     return next(name for name in (base, base.capitalize(), f"{base}_c") if name not in taken)
 
 
+def _failure(error: Exception) -> str:
+    """An exception as a reason: its type and message (first 300 characters)."""
+    text = str(error)
+    return f"{type(error).__name__}: {text[:300]}{'…' if len(text) > 300 else ''}"
+
+
 @cache
 def _solve(model: Model) -> ClosedForm | Unsolved:
     tags = dict(model.tags)
     t = sp.Symbol("t", nonnegative=True)
-    names = {"t": t, "clock": sp.Symbol(_fresh("gamma", model), positive=True)}
     d = Derivation(f"{model.title}: solved from its gradient flow")
     _flow_steps(model, d)
-    _law_steps(model, d)
-    reduction, general = _reduce(model, names)
-    if isinstance(reduction, Unsolved):
-        return Unsolved(model.name, reduction.step, reduction.reason, d.tagged(tags))
-    d.extend(reduction.derivation)
-    kind = classify(reduction.rhs, reduction.y, t)
-    d.add(
-        sp.Eq(sp.Derivative(sp.Function(str(reduction.y))(t), t), reduction.rhs),
-        f"the scalar equation is {kind}: {KIND_TEXT[kind]}",
-        verifier=lambda: _classified(reduction, t, kind),
-        key="classify",
+    try:
+        laws = _law_steps(model, d)
+    except Exception as error:  # a valid model whose laws cannot be derived (e.g. tanh): solved without them
+        laws = ()
+        d.assumptions = (*d.assumptions, f"no conservation law was used: {_failure(error)}")
+    context = Context(model, t, sp.Symbol(_fresh("gamma", model), positive=True), laws, tags)
+    reasons: list[tuple[str, str]] = []
+    for reduction in REDUCTIONS:
+        try:
+            for candidate in reduction.candidates(context):
+                if isinstance(candidate, str):
+                    _note(reasons, reduction.name, candidate)
+                    continue
+                found = _solved(model, d, candidate, context, reasons, reduction.name)
+                if found is None:
+                    continue
+                if isinstance(found, ClosedForm) and found.condition:
+                    # only on an invariant set: why the general start is not solved (the first reason)
+                    return replace(found, general=_unsolved(model, reasons[:1], Derivation("")))
+                return found
+        except Exception as error:  # a reduction that fails on a valid model is a reason, not a crash
+            _note(reasons, reduction.name, f"failed: {_failure(error)}")
+    return _unsolved(model, reasons, d.tagged(tags))
+
+
+def _note(reasons: list[tuple[str, str]], step: str, reason: str) -> None:
+    """Record why ``step`` (a reduction's name, ``classification``, ``check``) did not give a closed form, once."""
+    if all(reason != known for _, known in reasons):
+        reasons.append((step, reason))
+
+
+def _solved(
+    model: Model,
+    opening: Derivation,
+    candidate: Candidate,
+    context: Context,
+    reasons: list[tuple[str, str]],
+    name: str,
+) -> ClosedForm | Unsolved | None:
+    """The closed form from one candidate, None (with a reason noted) if no method solves it, or ``Unsolved`` if
+    its derivation fails its check (a derivation that does not verify is a defect, never skipped over)."""
+    d = Derivation(
+        opening.title, opening.assumptions, opening.relations, dict(opening.definitions), list(opening.steps)
     )
-    clock: RiccatiSolution | ImplicitSolution
-    if kind == "riccati":
-        clock = riccati_solution(reduction.rhs, reduction.y, reduction.y0, t, tags=tags)
-    else:
-        clock = implicit_solution(reduction.rhs, reduction.y, reduction.y0, t, tags.get("separable", ""))
-    d.extend(clock.derivation)
-    _back_substitution_steps(model, d, reduction)
-    d = d.tagged(tags)
-    failing = [c for c in d.check() if not (c.proof.holds and c.proof.exact)]
+    try:
+        if isinstance(candidate, Solved):
+            d.extend(candidate.derivation)
+            closed = _from_solved(model, context, candidate, d)
+        else:
+            clock = _clock(candidate, context, reasons, name)
+            if clock is None:
+                return None
+            d.extend(candidate.derivation)
+            kind = classify(candidate.rhs, candidate.y, context.t)
+            d.add(
+                sp.Eq(sp.Derivative(sp.Function(str(candidate.y))(context.t), context.t), candidate.rhs),
+                f"the scalar equation is {kind}: {KIND_TEXT[kind]}",
+                verifier=lambda: _classified(candidate, context.t, kind),
+                key="classify",
+            )
+            d.extend(clock.derivation)
+            _back_substitution_steps(model, d, candidate)
+            closed = _from_scalar(model, context, candidate, clock, d)
+        checked = closed.derivation.check()
+    except Exception as error:
+        _note(reasons, name, f"{candidate_description(candidate)}: {_failure(error)}")
+        return None
+    failing = [c for c in checked if not (c.proof.holds and c.proof.exact)]
     if failing:
         first = failing[0]
         return Unsolved(
             model.name,
             "check",
             f"step {first.index + 1} ({first.step.justification}) did not verify: residual {first.proof.residual}",
-            d,
+            closed.derivation,
         )
+    return closed
+
+
+def candidate_description(candidate: Candidate) -> str:
+    """The one-line description of a reduction's candidate."""
+    return candidate.description
+
+
+def _clock(
+    reduction: ScalarReduction, context: Context, reasons: list[tuple[str, str]], name: str
+) -> ClockSolution | None:
+    """The first method of ``METHODS`` that applies and succeeds on the scalar equation, or None (reasons noted)."""
+    why = []
+    for method in METHODS:
+        reason = method.applies(reduction, context)
+        if reason is not None:
+            if reason not in why:
+                why.append(reason)
+            continue
+        try:
+            return method.solve(reduction, context)
+        except Exception as error:
+            why.append(f"{method.name} failed: {_failure(error)}")
+    equation = f"{reduction.y}' = {sp.sstr(reduction.rhs)}"
+    _note(reasons, "classification", f"{'; '.join(why)} ({reduction.description}): {equation}")
+    return None
+
+
+def _from_scalar(
+    model: Model, context: Context, reduction: ScalarReduction, clock: ClockSolution, d: Derivation
+) -> ClosedForm:
+    d = d.tagged(context.tags)
     notes = (
         f"reduction: {reduction.description}",
         *(
@@ -127,7 +198,7 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
     )
     return ClosedForm(
         model=model.name,
-        t=t,
+        t=context.t,
         init={n: model.init_symbol(n) for n in model.state_names},
         sums=reduction.sums,
         clocks={reduction.y: clock},
@@ -135,7 +206,7 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
         derivation=d,
         notes=notes,
         condition=reduction.condition,
-        general=general,
+        general=None,
         nonzero=(*reduction.nonzero, *getattr(clock, "nonzero", ())),
         coordinates=reduction.coordinates,
         along={s.relation.lhs: s.relation.rhs for s in reduction.derivation.by_key("sums")},
@@ -144,6 +215,25 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
             if reduction.initial_rate is not None
             else reduction.rhs.xreplace({reduction.y: reduction.y0})
         },
+    )
+
+
+def _from_solved(model: Model, context: Context, solved: Solved, d: Derivation) -> ClosedForm:
+    return ClosedForm(
+        model=model.name,
+        t=context.t,
+        init={n: model.init_symbol(n) for n in model.state_names},
+        sums=solved.sums,
+        clocks=dict(solved.clocks),
+        state=solved.state,
+        derivation=d.tagged(context.tags),
+        notes=(f"reduction: {solved.description}",),
+        condition=solved.condition,
+        general=None,
+        nonzero=(*solved.nonzero, *(n for c in solved.clocks.values() for n in getattr(c, "nonzero", ()))),
+        coordinates=solved.coordinates,
+        along=solved.along,
+        initial_rates=solved.initial_rates,
     )
 
 
@@ -169,13 +259,16 @@ def _flow_steps(model: Model, d: Derivation) -> None:
         )
 
 
-def _law_steps(model: Model, d: Derivation) -> None:
-    """Step 2: the polynomial conservation laws of one unit and the coupling sums."""
+def _law_steps(model: Model, d: Derivation) -> tuple[sp.Expr, ...]:
+    """Step 2: the polynomial conservation laws of one unit and the coupling sums; returns the laws (in the
+    unit's symbols)."""
     inst = model.instance(1)
     rename = inst.unit_renaming(0)
     t = sp.Symbol("t")
+    laws = []
     for law in conserved_quantities(model, p=1):
         expr = law.expr.xreplace(rename)
+        laws.append(expr)
         d.add(
             sp.Eq(sp.Derivative(expr, t), 0),
             "conserved along the flow (conservation.conserved_quantities)",
@@ -191,90 +284,17 @@ def _law_steps(model: Model, d: Derivation) -> None:
                 residual=sp.S.Zero,
                 key="coupling",
             )
+    return tuple(laws)
 
 
-def _reduce(model: Model, names: dict[str, sp.Symbol]) -> tuple[ScalarReduction | Unsolved, Unsolved | None]:
-    """Step 3 and the choice of step 4: the first reduction whose scalar ODE is solvable, and (if it holds only on
-    an invariant subset) why the general start is not solved."""
-    t = names["t"]
-    reasons: list[tuple[str, str]] = []
-    if len(model.state_names) == 1:
-        (name,) = model.state_names
-        y = model.symbol(name)
-        field = model.unit_field[y]
-        if field.free_symbols - {y} & {model.symbol(n) for n, q in model.quantities.items() if q.kind == "sum"}:
-            return _unsolved(model, [("reduction", "one-state units coupled through sums")]), None
-        reduction = ScalarReduction(
-            y,
-            field,
-            model.init_symbol(name),
-            {name: y},
-            {},
-            (),
-            Derivation("one state"),
-            f"the unit's one state {name}",
-            False,
-        )
-        return _solvable(model, reduction, t, reasons) or _unsolved(model, reasons), None
-    structure = linear_structure(model)
-    if isinstance(structure, str):
-        reasons.append(("reduction", structure))
-    else:
-        for zero in ((), *invariant_subsets(model, structure)):
-            clock = clock_reduction(model, structure, zero, names)
-            if isinstance(clock, str):
-                if ("reduction", clock) not in reasons:
-                    reasons.append(("reduction", clock))
-                continue
-            _structure_step(model, structure, clock.derivation)
-            found = _solvable(model, clock, t, reasons)
-            if found is not None:
-                general = _unsolved(model, reasons[:1]) if zero else None
-                return found, general
-    line = balanced_line(model, names)
-    if isinstance(line, str):
-        reasons.append(("reduction", line))
-    else:
-        found = _solvable(model, line, t, reasons)
-        if found is not None:
-            return found, _unsolved(model, reasons[:1])
-    return _unsolved(model, reasons), None
-
-
-def _solvable(model: Model, reduction: ScalarReduction, t: sp.Symbol, reasons: list) -> ScalarReduction | None:
-    kind = classify(reduction.rhs, reduction.y, t)
-    if kind in ("riccati", "separable"):
-        return reduction
-    why = {
-        "time-dependent": "the clock ODE has time-dependent coefficients",
-        "unsupported": "the scalar ODE is not rational in its variable",
-    }[kind]
-    where = f" ({reduction.description})"
-    reasons.append(("classification", f"{why}{where}: {reduction.y}' = {sp.sstr(reduction.rhs)}"))
-    return None
-
-
-def _unsolved(model: Model, reasons: list[tuple[str, str]]) -> Unsolved:
+def _unsolved(model: Model, reasons: list[tuple[str, str]], d: Derivation) -> Unsolved:
     step, reason = reasons[0] if reasons else ("reduction", "no reduction applies")
     more = "; ".join(r for _, r in reasons[1:])
-    return Unsolved(model.name, step, reason + (f" (also tried: {more})" if more else ""), Derivation(""))
-
-
-def _structure_step(model: Model, structure: LinearStructure, d: Derivation) -> None:
-    """The field's form (g A + C) x, recorded first in the reduction."""
-    x = sp.Matrix(structure.states)
-    step = Step(
-        sp.Eq(sp.Symbol(r"\dot x"), sp.MatMul(structure.g * structure.A + structure.C, x, evaluate=False)),
-        "the field is (g A + C) x: g the greatest common divisor of its non-constant part (sympy.gcd), A and C "
-        "constant",
-        residual=sp.Add(*(c**2 for c in prove_structure(model, structure))),
-        key="structure",
-    )
-    d.steps.insert(0, step)
+    return Unsolved(model.name, step, reason + (f" (also tried: {more})" if more else ""), d)
 
 
 def _back_substitution_steps(model: Model, d: Derivation, reduction: ScalarReduction) -> None:
-    """Step 7: the state along the solved scalar ODE satisfies the unit field (with the sums along the clock)."""
+    """The state along the solved scalar ODE satisfies the unit field (with the sums along the clock)."""
     y, rhs = reduction.y, reduction.rhs
     t = sp.Symbol("t", nonnegative=True)
     along = {step.relation.lhs: step.relation.rhs for step in reduction.derivation.by_key("sums")}

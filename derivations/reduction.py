@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from .derivation import Derivation
+from .derivation import Derivation, Step
 from .model import Model, input_coefficients
 from .proof import Proof, prove_zero
 
@@ -46,6 +46,7 @@ __all__ = [
     "invariant_subsets",
     "linear_structure",
     "prove_structure",
+    "structure_step",
 ]
 
 
@@ -534,3 +535,16 @@ def prove_structure(model: Model, structure: LinearStructure) -> sp.Expr:
     x = sp.Matrix(structure.states)
     field = sp.Matrix([model.unit_field[s] for s in structure.states])
     return field - (structure.g * structure.A + structure.C) * x
+
+
+def structure_step(model: Model, structure: LinearStructure, d: Derivation) -> None:
+    """Insert, as the first step of ``d``, the field's form ``(g A + C) x``, checked against the derived field."""
+    x = sp.Matrix(structure.states)
+    step = Step(
+        sp.Eq(sp.Symbol(r"\dot x"), sp.MatMul(structure.g * structure.A + structure.C, x, evaluate=False)),
+        "the field is (g A + C) x: g the greatest common divisor of its non-constant part (sympy.gcd), A and C "
+        "constant",
+        residual=sp.Add(*(c**2 for c in prove_structure(model, structure))),
+        key="structure",
+    )
+    d.steps.insert(0, step)

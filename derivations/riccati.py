@@ -81,6 +81,16 @@ class RiccatiSolution:
         """``alpha = (k + c1)/2`` and ``beta = (k - c1)/2`` of the stable form; ``alpha * beta = -c2 c0``."""
         return rate_split(self.c1, self.k)
 
+    @property
+    def symbols(self) -> tuple[sp.Symbol, ...]:
+        """``(y,)``: the clock this solution gives (``catalogue.ClockSolution``)."""
+        return (self.y,)
+
+    @property
+    def arguments(self) -> frozenset[sp.Symbol]:
+        """The symbols of the coefficients and the start (``catalogue.ClockSolution``)."""
+        return frozenset().union(*(sp.sympify(e).free_symbols for e in (self.c2, self.c1, self.c0, self.y0)))
+
     def __call__(self, t: sp.Expr) -> sp.Expr:
         """The solution at time ``t``."""
         return self.solution.subs(self.t, t)

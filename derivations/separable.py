@@ -43,6 +43,16 @@ class ImplicitSolution:
     nonzero: tuple[sp.Expr, ...] = ()
 
     @property
+    def symbols(self) -> tuple[sp.Symbol, ...]:
+        """``(y,)``: the clock this solution gives (``catalogue.ClockSolution``)."""
+        return (self.y,)
+
+    @property
+    def arguments(self) -> frozenset[sp.Symbol]:
+        """The symbols of the right-hand side and the start, ``y`` excluded (``catalogue.ClockSolution``)."""
+        return frozenset((sp.sympify(self.rhs).free_symbols | sp.sympify(self.y0).free_symbols) - {self.y})
+
+    @property
     def implicit(self) -> sp.Eq:
         """The implicit closed form ``t = F(y) - F(y0)``."""
         return sp.Eq(self.t, self.antiderivative - self.antiderivative.subs(self.y, self.y0))

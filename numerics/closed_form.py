@@ -16,6 +16,7 @@ import numpy as np
 
 from .arithmetic import Arithmetic, arithmetic, fp, real_array
 from .cache import Generated, artifact
+from .clocks import CompiledClock, compile_clock
 from .compiled import lambdified
 from .evaluate import CHUNK, apply, env_shape, unit_sums
 from .implicit import CompiledImplicit, implicit_numpy, implicit_values
@@ -251,6 +252,19 @@ class CompiledClosedForm:
     kernel: Decomposed | None = None
     initial_rates: dict[str, Callable[..., object]] = field(default_factory=dict)
     exact_in_long_double: bool = False
+    other_clocks: tuple[CompiledClock, ...] = ()
+
+    @property
+    def other_names(self) -> tuple[str, ...]:
+        """The clock symbols given by the ``other_clocks`` (``numerics.clocks``)."""
+        return tuple(name for clock in self.other_clocks for name in clock.names)
+
+    def others(self, env: Mapping[str, Any], t: np.ndarray, ctx: Arithmetic) -> dict[str, Any]:
+        """The values of the ``other_clocks`` at the times ``t`` (shape (T, 1, 1)) from ``env``."""
+        values: dict[str, Any] = {}
+        for clock in self.other_clocks:
+            values.update(clock.values(env, t, ctx))
+        return values
 
     @property
     def float64_kernel(self) -> Decomposed:
@@ -277,19 +291,28 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
 
     from derivations.closed_form import Unsolved
     from derivations.riccati import RiccatiSolution
+    from derivations.separable import ImplicitSolution
 
     solution = model.solution
     if isinstance(solution, Unsolved):
         return str(solution)
     riccati: dict[str, tuple[Callable[..., object], ...]] = {}
     implicit: dict[str, CompiledImplicit] = {}
+    others: list[CompiledClock] = []
+    seen: list[object] = []
     for clock, sol in solution.clocks.items():
         if isinstance(sol, RiccatiSolution):
             riccati[str(clock)] = tuple(
                 lambdified(sp.sympify(c, strict=True), ctx) for c in (sol.c2, sol.c1, sol.c0, sol.y0)
             )
-        else:
+        elif isinstance(sol, ImplicitSolution):
             implicit[str(clock)] = CompiledImplicit.of(sol, ctx)
+        elif not any(sol is known for known in seen):  # one solution may give several clocks
+            seen.append(sol)
+            try:
+                others.append(compile_clock(sol, ctx))
+            except ValueError as error:
+                return f"{solution.model}: {error}"
     general = solution.general.reason if solution.general else "not solved"
     return CompiledClosedForm(
         solution.model,
@@ -302,7 +325,7 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
         tuple((str(c), lambdified(c, fp)) for c in solution.nonzero),
         frozenset(str(g) for g in solution.clocks if g.is_positive),
         general,
-        frozenset(str(g) for g, sol in solution.clocks.items() if sol.y0.free_symbols or _per_unit(solution, g)),
+        frozenset(str(g) for g in solution.clocks if _per_unit(solution, g)),
         tuple(str(q) for q in solution.along),
         tuple(str(s) for s in solution.init.values()),
         Decomposed.of(
@@ -315,6 +338,7 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
         else None,
         {str(g): lambdified(e, fp) for g, e in solution.initial_rates.items() if g in solution.riccati},
         _exact_in_long_double(solution),
+        tuple(others),
     )
 
 
@@ -359,6 +383,7 @@ def closed_form_state(
         env[name] = _riccati(ctx, c2, c1, c0, y0, times, name in ccf.positive)
     for name, implicit in ccf.implicit.items():
         env[name] = implicit_values(implicit, env, times, ctx)
+    env.update(ccf.others(env, times, ctx))
     if units is not None:
         width, units = shape[-1], list(units)
         env = {k: (v[..., units] if isinstance(v, np.ndarray) and v.shape[-1] == width else v) for k, v in env.items()}
@@ -377,19 +402,20 @@ def _riccati(ctx: Arithmetic, c2: Any, c1: Any, c0: Any, y0: Any, t: np.ndarray,
 
 
 def _per_unit(solution: ClosedForm, clock: sp.Symbol) -> bool:
-    """Whether ``clock`` has one value per unit (its coefficients involve a unit's own initial values)."""
+    """Whether ``clock`` has one value per unit (its start depends on a symbol, or its coefficients involve a unit's
+    own initial values)."""
     import sympy as sp
 
     from derivations.riccati import RiccatiSolution
+    from derivations.separable import ImplicitSolution
 
     clock_solution = solution.clocks[clock]
+    if not isinstance(clock_solution, (RiccatiSolution, ImplicitSolution)):
+        return True  # another kind of clock: stored per unit (a shared one broadcasts into it)
+    if sp.sympify(clock_solution.y0, strict=True).free_symbols:
+        return True
     units = set(solution.init.values()) | set(solution.coordinates)
-    expressions = (
-        (clock_solution.c2, clock_solution.c1, clock_solution.c0, clock_solution.y0)
-        if isinstance(clock_solution, RiccatiSolution)
-        else (clock_solution.y0, clock_solution.rhs)
-    )
-    return any(sp.sympify(e, strict=True).free_symbols & units for e in expressions)
+    return bool(clock_solution.arguments & units)
 
 
 def _power_form(atom: sp.Expr, clocks: Sequence[sp.Symbol], t: sp.Symbol) -> tuple[dict[str, float], float] | None:
@@ -527,7 +553,8 @@ def _block(
         local[name] = values
     for name, implicit in ccf.implicit.items():
         local[name] = implicit_numpy(implicit, local, local["t"])
-    for name in (*ccf.riccati, *ccf.implicit):
+    local.update(ccf.others(local, local["t"], fp))
+    for name in (*ccf.riccati, *ccf.implicit, *ccf.other_names):
         clock_targets[name][...] = local[name]
     atoms = {name: _swapped(local[name]) for name in ccf.float64_kernel.atom_names}
     outputs = {name: _swapped(targets[name]) for name in ccf.float64_kernel.terms}
@@ -602,7 +629,7 @@ def _allocated(
     }
     clocks: dict[str, np.ndarray] = {
         name: np.empty((times, shape[1], shape[-1] if name in ccf.per_unit else 1), dtype)
-        for name in (*ccf.riccati, *ccf.implicit)
+        for name in (*ccf.riccati, *ccf.implicit, *ccf.other_names)
     }
     return out, clocks
 
@@ -688,7 +715,7 @@ def _settling_cancellation(ccf, env, clocks, rates, coefficients, t, eps=EPS) ->
     The conditioning is estimated by the same evaluation from starts perturbed by ``PROBE`` (random signs); the
     rounding error of the estimate itself is bounded, and where it cannot be told apart the unit is flagged.
     Mid-trajectory cancellation, at a sign change, is as ill-conditioned as the problem there."""
-    if not clocks or ccf.implicit or len(t) == 0:
+    if not clocks or ccf.implicit or ccf.other_clocks or len(t) == 0:
         return False
     last = np.asarray([[[np.max(t)]]], dtype=np.result_type(eps, float))
     base = _outputs_at(ccf, env, clocks, rates, coefficients, last)

@@ -118,7 +118,7 @@ def phi_riccati() -> tuple[RiccatiSolution, Derivation]:
     by the Riccati engine (roots :math:`\alpha_\pm`, rate :math:`\lambda`); the derivation records the
     identification of the clock's sums with :math:`P` and :math:`Q`, summand by summand."""
     cf = MODEL.closed_form
-    ((clock, solution),) = cf.clocks.items()
+    ((clock, solution),) = cf.riccati.items()
     plus, minus = (next(s for s in cf.sums if str(s) == f"uw[{k}]") for k in ("+1", "-1"))
     p0 = sp.sqrt(eta_w) * MODEL.init_symbol("u") + sp.sqrt(eta_u) * MODEL.init_symbol("w")
     q0 = sp.sqrt(eta_w) * MODEL.init_symbol("u") - sp.sqrt(eta_u) * MODEL.init_symbol("w")

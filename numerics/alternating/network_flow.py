@@ -29,6 +29,7 @@ class DenseSolution(Protocol):
 
     sol: Callable[[np.ndarray], np.ndarray]
 
+
 METHOD = "LSODA"
 """The scipy integrator of the flow."""
 

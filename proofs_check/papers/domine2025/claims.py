@@ -110,7 +110,7 @@ def _two_derivations() -> list[sp.Expr]:
     from proofs_check.papers.domine2025.lambda_balanced import _w_equation
 
     balanced, hyperbolic = BALANCED.closed_form, HYPERBOLIC.closed_form
-    ((gamma, clock),) = balanced.clocks.items()
+    ((gamma, clock),) = balanced.riccati.items()
     S, a0, b0 = BALANCED.symbol("S"), BALANCED.init_symbol("a"), BALANCED.init_symbol("b")
     w_rhs, _ = _w_equation(S)
     u0, v0 = a0 + b0, a0 - b0

@@ -1,0 +1,314 @@
+r"""The catalogue of ``derivations.solve``: the reductions it tries, in order, and the methods that solve the
+scalar equations they reach.
+
+A *reduction* (:class:`Reduction`) turns one unit's derived flow into something solvable: a scalar ODE
+(:class:`~derivations.reduction.ScalarReduction`, then solved by the first :class:`ScalarMethod` that applies) or
+a trajectory it derives itself (:class:`Solved`, e.g. a linear system solved by a matrix exponential). Each one
+says what it matches and records every step it derives as a checked ``Step``; where it does not match it yields
+the reason instead, which ``Unsolved`` reports. ``solve`` tries ``REDUCTIONS`` in order and returns the first
+candidate that a method solves and whose derivation checks; the reductions that hold for every start come before
+those that hold only on an invariant set (``Reduction.general``), so that a general closed form is preferred.
+
+Built-in order (``REDUCTIONS``):
+
+1. ``one-state``: a unit with one state is its own scalar ODE;
+2. ``shared-clock``: the field :math:`(gA + C)x` and its shared scalar clock (``reduction.clock_reduction``);
+3. ``shared-clock-invariant-set``: the same on the invariant sets where some eigen-coordinates vanish;
+4. ``balanced-line``: all of a unit's states equal, when that line is invariant.
+
+Methods (``METHODS``): ``riccati`` (constant coefficients, degree at most 2: the γ± factorization and partial
+fractions of ``riccati.riccati_solution``), ``separable`` (autonomous and rational: ``separable.implicit_solution``).
+
+A solution method returns a *clock* (:class:`ClockSolution`): an object that names the symbols it solves for
+(``symbols``), the symbols its value depends on besides the time (``arguments``) and its recorded ``derivation``.
+``numerics`` evaluates each kind of clock through the evaluator registered for its type.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import sympy as sp
+
+from .closed_form import ClockSolution
+from .derivation import Derivation
+from .model import Model
+from .reduction import (
+    LinearStructure,
+    ScalarReduction,
+    balanced_line,
+    clock_reduction,
+    invariant_subsets,
+    linear_structure,
+    structure_step,
+)
+from .riccati import riccati_solution
+from .separable import implicit_solution
+
+__all__ = [
+    "KINDS",
+    "KIND_TEXT",
+    "METHODS",
+    "REDUCTIONS",
+    "BalancedLine",
+    "Candidate",
+    "ClockSolution",
+    "Context",
+    "OneState",
+    "RationalSeparable",
+    "Reduction",
+    "Riccati",
+    "ScalarMethod",
+    "SharedClock",
+    "SharedClockOnInvariantSets",
+    "Solved",
+    "classify",
+]
+
+KINDS = ("riccati", "separable", "time-dependent", "unsupported")
+KIND_TEXT = {
+    "riccati": "polynomial of degree at most 2 with coefficients free of t",
+    "separable": "autonomous and rational in its variable, not of degree at most 2",
+    "time-dependent": "it has time-dependent coefficients",
+    "unsupported": "not rational in its variable",
+}
+
+
+def classify(rhs: sp.Expr, y: sp.Symbol, t: sp.Symbol) -> str:
+    """The kind of the scalar ODE ``y' = rhs`` (one of ``KINDS``).
+
+    Arguments:
+        rhs: the right-hand side, an expression in ``y``, ``t`` and parameters.
+        y: the unknown.
+        t: the time.
+
+    Returns:
+        ``"riccati"``, ``"separable"``, ``"time-dependent"`` or ``"unsupported"`` (``KIND_TEXT`` says what each
+        means).
+    """
+    if t in rhs.free_symbols:
+        return "time-dependent"
+    if rhs.is_polynomial(y) and sp.degree(rhs, y) <= 2:
+        return "riccati"
+    if rhs.is_rational_function(y):
+        return "separable"
+    return "unsupported"
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every reduction sees: the model, the time ``t``, a fresh ``clock`` symbol, one unit's polynomial
+    conservation laws (expressions in the unit's symbols, each proved conserved in the pipeline's step 2) and
+    the model's tags."""
+
+    model: Model
+    t: sp.Symbol
+    clock: sp.Symbol
+    laws: tuple[sp.Expr, ...] = ()
+    tags: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def names(self) -> dict[str, sp.Symbol]:
+        """``{"t": t, "clock": clock}``, the form ``reduction.clock_reduction`` takes."""
+        return {"t": self.t, "clock": self.clock}
+
+    def fresh(self, base: str, **assumptions: bool) -> sp.Symbol:
+        """A symbol named ``base`` (or a variant of it) that is no state, parameter or quantity of the model.
+
+        Arguments:
+            base: the preferred name.
+            **assumptions: SymPy assumptions (e.g. ``positive=True``).
+
+        Returns:
+            The new symbol.
+        """
+        model = self.model
+        taken = {*model.state_names, *model.unit_param_names, *model.shared_param_names, *model.quantities}
+        taken |= {str(self.t), str(self.clock)}
+        name = next(n for n in (base, base.capitalize(), *(f"{base}_{k}" for k in range(2, 100))) if n not in taken)
+        return sp.Symbol(name, **assumptions)
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A reduction that derived the unit's trajectory itself: the ``clocks`` (each symbol mapped to the solution
+    that gives it; one solution may give several), the ``state`` (state name -> expression in the clocks, the
+    time, the unit's initial values, the ``coordinates`` and ``sums``), and, as in ``ClosedForm``, the invariant
+    set (``condition``), the divisors (``nonzero``), the coupling sums along the clocks (``along``) and the clocks'
+    initial rates (``initial_rates``)."""
+
+    clocks: Mapping[sp.Symbol, ClockSolution]
+    state: dict[str, sp.Expr]
+    derivation: Derivation
+    description: str
+    sums: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    condition: tuple[sp.Expr, ...] = ()
+    nonzero: tuple[sp.Expr, ...] = ()
+    coordinates: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    along: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    initial_rates: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+
+
+Candidate = ScalarReduction | Solved
+
+
+class Reduction(ABC):
+    """One way to reduce a unit's flow: ``candidates`` yields what it derives (a scalar ODE or a solved
+    trajectory), or a reason (a string) for each way it does not match. ``general`` is False for a reduction
+    whose candidates hold only on an invariant set of starts."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    general: ClassVar[bool] = True
+
+    @abstractmethod
+    def candidates(self, context: Context) -> Iterator[Candidate | str]:
+        """What the reduction derives for ``context.model``, best first, or why it does not apply.
+
+        Arguments:
+            context: the model, the time, a fresh clock symbol and the unit's conservation laws.
+
+        Returns:
+            An iterator of candidates (``ScalarReduction`` or ``Solved``) and reasons (strings).
+        """
+
+
+class ScalarMethod(ABC):
+    """One way to solve a scalar ODE ``y' = rhs`` reached by a reduction: ``applies`` says why not (None if it
+    does), ``solve`` derives the clock."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+
+    @abstractmethod
+    def applies(self, reduction: ScalarReduction, context: Context) -> str | None:
+        """None if this method solves ``reduction``'s equation, else the reason it does not."""
+
+    @abstractmethod
+    def solve(self, reduction: ScalarReduction, context: Context) -> ClockSolution:
+        """The derived clock of ``reduction``'s equation (every step recorded and checked)."""
+
+
+class OneState(Reduction):
+    """A unit with one state: its field is the scalar ODE (the units must not couple through sums)."""
+
+    name = "one-state"
+    summary = "a unit with one state is its own scalar equation"
+
+    def candidates(self, context: Context) -> Iterator[Candidate | str]:
+        model = context.model
+        if len(model.state_names) != 1:
+            return
+        (name,) = model.state_names
+        y = model.symbol(name)
+        field = model.unit_field[y]
+        sums = {model.symbol(n) for n, q in model.quantities.items() if q.kind == "sum"}
+        if field.free_symbols - {y} & sums:
+            yield "one-state units coupled through sums"
+            return
+        yield ScalarReduction(
+            y,
+            field,
+            model.init_symbol(name),
+            {name: y},
+            {},
+            (),
+            Derivation("one state"),
+            f"the unit's one state {name}",
+            False,
+        )
+
+
+class SharedClock(Reduction):
+    """The field ``(g A + C) x`` and its shared clock, from every start (``reduction.clock_reduction``)."""
+
+    name = "shared-clock"
+    summary = "the field is (gA + C)x: one scalar clock shared by the units (Nam et al. 2025, App. H, eqs 77-87)"
+
+    def candidates(self, context: Context) -> Iterator[Candidate | str]:
+        if len(context.model.state_names) < 2:
+            return
+        structure = linear_structure(context.model)
+        if isinstance(structure, str):
+            yield structure
+            return
+        yield _with_structure(context, structure, ())
+
+
+class SharedClockOnInvariantSets(Reduction):
+    """The shared clock on the invariant sets where some eigen-coordinates vanish for every unit (e.g. weight decay
+    from a balanced start), smallest sets first."""
+
+    name = "shared-clock-invariant-set"
+    summary = "the shared clock with some eigen-coordinates zero for every unit (an invariant set)"
+    general = False
+
+    def candidates(self, context: Context) -> Iterator[Candidate | str]:
+        if len(context.model.state_names) < 2:
+            return
+        structure = linear_structure(context.model)
+        if isinstance(structure, str):
+            return
+        for zero in invariant_subsets(context.model, structure):
+            yield _with_structure(context, structure, zero)
+
+
+class BalancedLine(Reduction):
+    """All of a unit's states equal, when the flow preserves that line and the units do not couple."""
+
+    name = "balanced-line"
+    summary = "the balanced line (all states of a unit equal), when it is invariant"
+    general = False
+
+    def candidates(self, context: Context) -> Iterator[Candidate | str]:
+        if len(context.model.state_names) < 2:
+            return
+        yield balanced_line(context.model, context.names)
+
+
+def _with_structure(context: Context, structure: LinearStructure, zero: tuple[int, ...]) -> Candidate | str:
+    """The clock reduction with the coordinates ``zero`` vanishing, its derivation opened by the field's form."""
+    clock = clock_reduction(context.model, structure, zero, context.names)
+    if isinstance(clock, str):
+        return clock
+    structure_step(context.model, structure, clock.derivation)
+    return clock
+
+
+class Riccati(ScalarMethod):
+    """A constant-coefficient Riccati equation (degree at most 2, incl. linear and Bernoulli)."""
+
+    name = "riccati"
+    summary = "constant coefficients, degree at most 2: roots, γ± factorization, partial fractions, inversion"
+
+    def applies(self, reduction: ScalarReduction, context: Context) -> str | None:
+        kind = classify(reduction.rhs, reduction.y, context.t)
+        return None if kind == "riccati" else f"the equation is {kind}: {KIND_TEXT[kind]}"
+
+    def solve(self, reduction: ScalarReduction, context: Context) -> ClockSolution:
+        return riccati_solution(reduction.rhs, reduction.y, reduction.y0, context.t, tags=context.tags)
+
+
+class RationalSeparable(ScalarMethod):
+    """An autonomous equation rational in its variable: ``t(y)`` by partial fractions, inverted numerically."""
+
+    name = "separable"
+    summary = "autonomous and rational: t(y) by partial fractions and real integration, inverted numerically"
+
+    def applies(self, reduction: ScalarReduction, context: Context) -> str | None:
+        kind = classify(reduction.rhs, reduction.y, context.t)
+        return None if kind in ("riccati", "separable") else f"the equation is {kind}: {KIND_TEXT[kind]}"
+
+    def solve(self, reduction: ScalarReduction, context: Context) -> ClockSolution:
+        tag = context.tags.get("separable", "")
+        return implicit_solution(reduction.rhs, reduction.y, reduction.y0, context.t, tag)
+
+
+REDUCTIONS: tuple[Reduction, ...] = (OneState(), SharedClock(), SharedClockOnInvariantSets(), BalancedLine())
+"""The reductions ``solve`` tries, in this order (module docstring)."""
+
+METHODS: tuple[ScalarMethod, ...] = (Riccati(), RationalSeparable())
+"""The methods for a scalar equation, tried in this order: the first that applies solves it."""
