@@ -1,7 +1,8 @@
 """Time of ``derivations.solve`` per registered model, cold: each model in a fresh Python process (import
 included, reported apart), so that no SymPy cache or earlier derivation is shared.
 
-Usage: ``python benchmarks/solve_models.py [NAME ...]``; prints a markdown table (seconds and outcome).
+Usage: ``python benchmarks/solve_models.py [NAME ...]``; prints a markdown table (the catalogue's reduction
+and method used, seconds and outcome).
 """
 
 from __future__ import annotations
@@ -20,8 +21,12 @@ t1 = time.perf_counter()
 result = solve(models.get({name!r}))
 t2 = time.perf_counter()
 steps = len(result.derivation.steps)
-kind = "closed form" if isinstance(result, ClosedForm) else "unsolved: " + result.step
-print(json.dumps({{"import": t1 - t0, "solve": t2 - t1, "outcome": kind, "steps": steps}}))
+if isinstance(result, ClosedForm):
+    kind = "closed form" + (" (invariant set)" if result.condition else "")
+    used = result.reduction + (" + " + result.method if result.method else "")
+else:
+    kind, used = "unsolved: " + result.step, ""
+print(json.dumps({{"import": t1 - t0, "solve": t2 - t1, "outcome": kind, "reduction": used, "steps": steps}}))
 """
 
 
@@ -38,12 +43,15 @@ def main(names: list[str]) -> None:
         f"`solve` per model, cold (fresh process each), {date.today()}, {platform.platform()}, Python "
         f"{platform.python_version()}\n"
     )
-    print("| model | import s | solve s | steps | outcome |\n|---|---|---|---|---|")
+    print("| model | reduction | import s | solve s | steps | outcome |\n|---|---|---|---|---|---|")
     total = 0.0
     for name in names:
         row = run(name)
         total += row["solve"]
-        print(f"| {name} | {row['import']:.2f} | {row['solve']:.2f} | {row['steps']} | {row['outcome']} |")
+        print(
+            f"| {name} | {row['reduction']} | {row['import']:.2f} | {row['solve']:.2f} | {row['steps']} | "
+            f"{row['outcome']} |"
+        )
     print(f"\ntotal solve time {total:.1f} s")
 
 

@@ -70,7 +70,8 @@ class ClosedForm:
     along the clock (e.g. theta = theta[+1] gamma + theta[-1] / gamma), so that quantities need no
     sum over the units. ``initial_rates`` gives each clock's rate at the start from the initial values themselves
     (no cancellation between the clock equation's coefficients). ``derivation`` records how the closed form was
-    obtained, every step checked.
+    obtained, every step checked; ``reduction`` and ``method`` name the catalogue's reduction and scalar method
+    that gave it (``derivations.catalogue``; ``method`` is empty when the reduction solved the flow itself).
     """
 
     model: str
@@ -87,6 +88,8 @@ class ClosedForm:
     coordinates: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
     along: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
     initial_rates: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    reduction: str = ""
+    method: str = ""
 
     @property
     def riccati(self) -> dict[sp.Symbol, RiccatiSolution]:

@@ -95,6 +95,8 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
                     _note(reasons, reduction.name, candidate)
                     continue
                 found = _solved(model, d, candidate, context, reasons, reduction.name)
+                if isinstance(found, ClosedForm):
+                    found = replace(found, reduction=reduction.name)
                 if found is None:
                     continue
                 if isinstance(found, ClosedForm) and found.condition:
@@ -130,9 +132,10 @@ def _solved(
             d.extend(candidate.derivation)
             closed = _from_solved(model, context, candidate, d)
         else:
-            clock = _clock(candidate, context, reasons, name)
-            if clock is None:
+            chosen = _clock(candidate, context, reasons, name)
+            if chosen is None:
                 return None
+            method, clock = chosen
             d.extend(candidate.derivation)
             kind = classify(candidate.rhs, candidate.y, context.t)
             d.add(
@@ -143,7 +146,7 @@ def _solved(
             )
             d.extend(clock.derivation)
             _back_substitution_steps(model, d, candidate)
-            closed = _from_scalar(model, context, candidate, clock, d)
+            closed = replace(_from_scalar(model, context, candidate, clock, d), method=method)
         checked = closed.derivation.check()
     except Exception as error:
         _note(reasons, name, f"{candidate_description(candidate)}: {_failure(error)}")
@@ -167,8 +170,9 @@ def candidate_description(candidate: Candidate) -> str:
 
 def _clock(
     reduction: ScalarReduction, context: Context, reasons: list[tuple[str, str]], name: str
-) -> ClockSolution | None:
-    """The first method of ``METHODS`` that applies and succeeds on the scalar equation, or None (reasons noted)."""
+) -> tuple[str, ClockSolution] | None:
+    """The first method of ``METHODS`` that applies and succeeds on the scalar equation (its name and the clock), or
+    None (reasons noted)."""
     why = []
     for method in METHODS:
         reason = method.applies(reduction, context)
@@ -177,7 +181,7 @@ def _clock(
                 why.append(reason)
             continue
         try:
-            return method.solve(reduction, context)
+            return method.name, method.solve(reduction, context)
         except Exception as error:
             why.append(f"{method.name} failed: {_failure(error)}")
     equation = f"{reduction.y}' = {sp.sstr(reduction.rhs)}"
