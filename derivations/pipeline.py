@@ -33,7 +33,7 @@ import sympy as sp
 
 from . import registry
 from .closed_form import ClosedForm, Unsolved
-from .conservation import conserved_quantities
+from .conservation import UnsupportedModelError, conserved_quantities
 from .derivation import Derivation, Step
 from .model import Model
 from .proof import Proof
@@ -48,6 +48,7 @@ from .reduction import (
 )
 from .riccati import RiccatiSolution, riccati_solution
 from .separable import ImplicitSolution, implicit_solution
+from .separable import unsupported as separable_unsupported
 
 __all__ = ["KINDS", "classify", "solve"]
 
@@ -89,10 +90,11 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
     names = {"t": t, "clock": sp.Symbol(_fresh("gamma", model), positive=True)}
     d = Derivation(f"{model.title}: solved from its gradient flow")
     _flow_steps(model, d)
-    _law_steps(model, d)
+    no_laws = _law_steps(model, d)
     reduction, general = _reduce(model, names)
     if isinstance(reduction, Unsolved):
-        return Unsolved(model.name, reduction.step, reduction.reason, d.tagged(tags))
+        reason = reduction.reason + (f" (conservation laws: none searched, {no_laws})" if no_laws else "")
+        return Unsolved(model.name, reduction.step, reason, d.tagged(tags))
     d.extend(reduction.derivation)
     kind = classify(reduction.rhs, reduction.y, t)
     d.add(
@@ -124,6 +126,7 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
             f"degenerate case: the {b} branch (covered by the stable form)"
             for b in getattr(clock, "cases", {}).values()
         ),
+        *((f"conservation laws: none searched, {no_laws}",) if no_laws else ()),
     )
     return ClosedForm(
         model=model.name,
@@ -169,12 +172,19 @@ def _flow_steps(model: Model, d: Derivation) -> None:
         )
 
 
-def _law_steps(model: Model, d: Derivation) -> None:
-    """Step 2: the polynomial conservation laws of one unit and the coupling sums."""
+def _law_steps(model: Model, d: Derivation) -> str:
+    """Step 2: the polynomial conservation laws of one unit and the coupling sums; returns why no laws were searched
+    (e.g. a field not polynomial in the state, such as a tanh network's), or ``""``."""
     inst = model.instance(1)
     rename = inst.unit_renaming(0)
     t = sp.Symbol("t")
-    for law in conserved_quantities(model, p=1):
+    try:
+        laws = conserved_quantities(model, p=1)
+    except UnsupportedModelError as error:
+        laws, why = [], f"the field is outside the polynomial search: {error}"
+    else:
+        why = ""
+    for law in laws:
         expr = law.expr.xreplace(rename)
         d.add(
             sp.Eq(sp.Derivative(expr, t), 0),
@@ -191,6 +201,7 @@ def _law_steps(model: Model, d: Derivation) -> None:
                 residual=sp.S.Zero,
                 key="coupling",
             )
+    return why
 
 
 def _reduce(model: Model, names: dict[str, sp.Symbol]) -> tuple[ScalarReduction | Unsolved, Unsolved | None]:
@@ -243,8 +254,15 @@ def _reduce(model: Model, names: dict[str, sp.Symbol]) -> tuple[ScalarReduction 
 
 def _solvable(model: Model, reduction: ScalarReduction, t: sp.Symbol, reasons: list) -> ScalarReduction | None:
     kind = classify(reduction.rhs, reduction.y, t)
-    if kind in ("riccati", "separable"):
+    if kind == "riccati":
         return reduction
+    if kind == "separable":
+        # the separable engine says beforehand what it cannot integrate (a pole, a factor of degree > 2)
+        why = separable_unsupported(reduction.rhs, reduction.y)
+        if not why:
+            return reduction
+        reasons.append(("separable", f"{why} ({reduction.description}): {reduction.y}' = {sp.sstr(reduction.rhs)}"))
+        return None
     why = {
         "time-dependent": "the clock ODE has time-dependent coefficients",
         "unsupported": "the scalar ODE is not rational in its variable",
