@@ -11,6 +11,7 @@ with a pole and with coefficients in QQ(sqrt(2)) (the tied layer).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 import sympy as sp
@@ -33,7 +34,7 @@ def _whitened(s: dict, i: int, j: int) -> sp.Expr:
 
 def _two_layer(name: str, **fields: object) -> Model:
     """``f = sum_i a_i b_i x`` (unless ``network`` is given), target ``S x``, ``E[x^2] = 1``, ``theta = sum a b``."""
-    spec: dict[str, object] = {
+    spec: dict[str, Any] = {
         "state_names": ("a", "b"),
         "unit_param_names": (),
         "shared_param_names": ("S",),
@@ -44,7 +45,7 @@ def _two_layer(name: str, **fields: object) -> Model:
         "quantities": {"theta": Quantity("sum", a * b)},
     }
     spec.update(fields)
-    return Model(name=name, title=name, reference="test only", **spec)  # type: ignore[arg-type]
+    return Model(name=name, title=name, reference="test only", **spec)
 
 
 def _decay(with_z: bool) -> Model:
@@ -84,7 +85,7 @@ def _tanh() -> Model:
 
 
 def _one_state(name: str, network: Callable, **fields: object) -> Model:
-    spec: dict[str, object] = {
+    spec: dict[str, Any] = {
         "state_names": ("w",),
         "unit_param_names": ("S",),
         "shared_param_names": (),
@@ -95,7 +96,7 @@ def _one_state(name: str, network: Callable, **fields: object) -> Model:
         "quantities": {},
     }
     spec.update(fields)
-    return Model(name=name, title=name, reference="test only", **spec)  # type: ignore[arg-type]
+    return Model(name=name, title=name, reference="test only", **spec)
 
 
 VALID: dict[str, Callable[[], Model]] = {
@@ -295,7 +296,7 @@ def test_unit_field_with_reciprocal_and_tanh_of_the_other_unit() -> None:
 
 # --- definitions outside the model class -------------------------------------------------------------------
 
-INVALID = {
+INVALID: dict[str, tuple[dict[str, Any], str]] = {
     "tanh_of_input": (
         {"network": lambda s, x: sum(ai * sp.tanh(bi * x[0]) for ai, bi in _units(s, "a", "b"))},
         r"tanh_of_input: the network is not linear in the inputs x_1 \(it is not polynomial in them\)",
