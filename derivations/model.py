@@ -239,9 +239,9 @@ class Model:
 
         Derived from the explicit width-2 model: each component of unit 1's field is divided (multivariate
         division, lex order with unit 2's state first) by the relations ``q(unit 2) - (Q - q(unit 1))``, one
-        per sum ``Q`` with summand ``q``; a remainder free of unit 2 expresses the field through the sums.
-        ``ValueError`` if unit 2 remains (a field not polynomial in unit 2's state, or one that depends on it
-        beyond the sums).
+        per sum ``Q`` with summand ``q``; a remainder free of unit 2 expresses the field through the sums. Unit
+        2's non-polynomial atoms (``tanh(b_2)``, ``1/b_2``) are independent indeterminates of the division.
+        ``ValueError`` if unit 2 remains (a field that depends on it beyond the declared sums).
         """
         inst = self.instance(2)
         sums = {name: q for name, q in self.quantities.items() if q.kind == "sum"}
@@ -261,14 +261,12 @@ class Model:
                 )
             )
         }
-        polynomial = [v.xreplace(atoms) for v in (*field_1.values(), *relations)]
+        components = {k: v.xreplace(atoms) for k, v in field_1.items()}
+        divisors = [r.xreplace(atoms) for r in relations]
         variables = [*second, *atoms.values()]
-        if all(v.is_polynomial(*variables) for v in polynomial):
+        if all(v.is_polynomial(*variables) for v in (*components.values(), *divisors)):
             back = {u: node for node, u in atoms.items()}
-            reduced = polynomial[len(field_1) :]
-            field_1 = {
-                k: _divide(v, reduced, variables).xreplace(back) for k, v in zip(field_1, polynomial, strict=False)
-            }
+            field_1 = {k: _divide(v, divisors, variables).xreplace(back) for k, v in components.items()}
         for _key, value in field_1.items():
             if value.free_symbols & others:
                 raise ValueError(
