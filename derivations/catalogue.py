@@ -46,7 +46,7 @@ from .reduction import (
     structure_step,
 )
 from .riccati import riccati_solution
-from .separable import implicit_solution
+from .separable import implicit_solution, unsupported
 
 __all__ = [
     "KINDS",
@@ -300,7 +300,10 @@ class RationalSeparable(ScalarMethod):
 
     def applies(self, reduction: ScalarReduction, context: Context) -> str | None:
         kind = classify(reduction.rhs, reduction.y, context.t)
-        return None if kind in ("riccati", "separable") else f"the equation is {kind}: {KIND_TEXT[kind]}"
+        if kind != "separable":
+            return f"the equation is {kind}: {KIND_TEXT[kind]}"
+        # the separable engine says beforehand what it cannot integrate (a pole, a factor of degree > 2)
+        return unsupported(reduction.rhs, reduction.y) or None
 
     def solve(self, reduction: ScalarReduction, context: Context) -> ClockSolution:
         tag = context.tags.get("separable", "")

@@ -48,21 +48,67 @@ def outputs(network: object) -> tuple[sp.Expr, ...]:
     return (sp.sympify(network, strict=True),)
 
 
-def input_coefficients(expr: sp.Expr, inputs: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
-    """The coefficients of ``expr`` in ``inputs``; ``ValueError`` unless it is linear (no constant) in them."""
-    if not sp.sympify(expr, strict=True).is_polynomial(*inputs):
-        raise ValueError("expected an expression linear (no constant) in the inputs, got a non-polynomial one")
-    poly = sp.Poly(sp.expand(expr), *inputs)
-    if poly.total_degree() > 1 or poly.coeff_monomial(1) != 0:
-        raise ValueError("expected an expression linear (no constant) in the inputs")
+_MODEL_CLASS = (
+    "the model class: every output linear in the inputs with no constant term; a nonlinearity in the parameters "
+    "is fine, e.g. a*tanh(b)*x_1"
+)
+"""What ``input_coefficients`` asks of a network and a target, quoted by its ``ValueError``."""
+
+
+def input_coefficients(expr: sp.Expr, inputs: tuple[sp.Symbol, ...], what: str = "the expression") -> list[sp.Expr]:
+    """The coefficients of ``expr`` in ``inputs``.
+
+    Arguments:
+        expr: a network or target output.
+        inputs: the input symbols.
+        what: how the error names ``expr`` (e.g. ``"two_layer_scalar: the network"``).
+
+    Returns:
+        One coefficient per input.
+
+    Raises:
+        ValueError: ``expr`` is not linear without a constant in ``inputs``; the message names ``what``, what is
+            wrong and the model class (``_MODEL_CLASS``).
+    """
+    expr = sp.sympify(expr, strict=True)
+    fault = ""
+    if not expr.is_polynomial(*inputs):
+        fault = "it is not polynomial in them"
+    else:
+        poly = sp.Poly(sp.expand(expr), *inputs)
+        if poly.total_degree() > 1:
+            fault = f"it has degree {poly.total_degree()} in them"
+        elif poly.coeff_monomial(1) != 0:
+            fault = f"it has the constant term {poly.coeff_monomial(1)}"
+    if fault:
+        names = ", ".join(map(str, inputs))
+        raise ValueError(f"{what} is not linear in the inputs {names} ({fault}): got {expr}; {_MODEL_CLASS}")
     return [poly.coeff_monomial(x) for x in inputs]
 
 
 def population_loss(
-    network: sp.Expr, target: sp.Expr, inputs: tuple[sp.Symbol, ...], moment: Callable[[int, int], sp.Expr]
+    network: sp.Expr,
+    target: sp.Expr,
+    inputs: tuple[sp.Symbol, ...],
+    moment: Callable[[int, int], sp.Expr],
+    name: str = "",
 ) -> sp.Expr:
-    r"""``½ E[(f − f*)^2]`` for ``f``, ``f*`` linear in the inputs, with ``E[x_i x_j] = moment(i, j)``."""
-    coefficients = input_coefficients(network - target, inputs)
+    r"""``½ E[(f − f*)^2]`` for ``f``, ``f*`` linear in the inputs, with ``E[x_i x_j] = moment(i, j)``.
+
+    Arguments:
+        network: the network output ``f``.
+        target: the target ``f*``.
+        inputs: the input symbols.
+        moment: ``moment(i, j) = E[x_i x_j]``.
+        name: the model's name, for the error message.
+
+    Raises:
+        ValueError: ``network`` or ``target`` is not linear (no constant) in the inputs; the message names which.
+    """
+    prefix = f"{name}: " if name else ""
+    f = input_coefficients(network, inputs, f"{prefix}the network")
+    g = input_coefficients(target, inputs, f"{prefix}the target")
+    coefficients = [fi - gi for fi, gi in zip(f, g, strict=True)]
     return sp.Rational(1, 2) * sum(
         coefficients[i] * coefficients[j] * moment(i, j)
         for i in range(len(inputs))
@@ -193,9 +239,9 @@ class Model:
 
         Derived from the explicit width-2 model: each component of unit 1's field is divided (multivariate
         division, lex order with unit 2's state first) by the relations ``q(unit 2) - (Q - q(unit 1))``, one
-        per sum ``Q`` with summand ``q``; a remainder free of unit 2 expresses the field through the sums.
-        ``ValueError`` if unit 2 remains (a field not polynomial in unit 2's state, or one that depends on it
-        beyond the sums).
+        per sum ``Q`` with summand ``q``; a remainder free of unit 2 expresses the field through the sums. Unit
+        2's non-polynomial atoms (``tanh(b_2)``, ``1/b_2``) are independent indeterminates of the division.
+        ``ValueError`` if unit 2 remains (a field that depends on it beyond the declared sums).
         """
         inst = self.instance(2)
         sums = {name: q for name, q in self.quantities.items() if q.kind == "sum"}
@@ -205,11 +251,29 @@ class Model:
         relations = [
             inst.unit_expr(q.expr, 1) - (self.symbol(name) - inst.unit_expr(q.expr, 0)) for name, q in sums.items()
         ]
-        if all(v.is_polynomial(*second) for v in (*field_1.values(), *relations)):
-            field_1 = {k: _divide(v, relations, second) for k, v in field_1.items()}
+        # unit 2's non-polynomial atoms (tanh(b_2), sqrt(a_2), 1/b_2, …) become independent indeterminates, so that the
+        # division also eliminates them (sound: an identity in independent indeterminates holds for any values)
+        atoms = {
+            node: sp.Dummy(f"u{k}")
+            for k, node in enumerate(
+                sorted(
+                    {n for v in (*field_1.values(), *relations) for n in _nonpolynomial_atoms(v, set(second))}, key=str
+                )
+            )
+        }
+        components = {k: v.xreplace(atoms) for k, v in field_1.items()}
+        divisors = [r.xreplace(atoms) for r in relations]
+        variables = [*second, *atoms.values()]
+        if all(v.is_polynomial(*variables) for v in (*components.values(), *divisors)):
+            back = {u: node for node, u in atoms.items()}
+            field_1 = {k: _divide(v, divisors, variables).xreplace(back) for k, v in components.items()}
         for _key, value in field_1.items():
             if value.free_symbols & others:
-                raise ValueError(f"{self.name}: the field of unit 1 depends on unit 2 beyond the sums: {value}")
+                raise ValueError(
+                    f"{self.name}: the field of unit 1 depends on unit 2 beyond the sums: {value}; declare the sums "
+                    "through which the units couple as quantities of kind 'sum' (e.g. Quantity('sum', a*b) for "
+                    "theta = sum_i a_i b_i)"
+                )
         rename = inst.unit_renaming(0)
         return {rename[k]: sp.factor(v.xreplace(rename)) for k, v in field_1.items()}
 
@@ -265,7 +329,12 @@ def _check_matrix_layout(
 
 
 class Instance:
-    """A model at concrete width ``p``: explicit symbols, the derived loss, vector field and NTK."""
+    """A model at concrete width ``p``: explicit symbols, the derived loss, vector field and NTK.
+
+    Raises ``ValueError`` if the network and target have different numbers of outputs, or if one of them is not
+    linear (no constant) in the inputs: the message names the model, which function (``network`` or ``target``,
+    and the output if there are several) and the model class (``input_coefficients``).
+    """
 
     def __init__(self, model: Model, p: int) -> None:
         self.model = model
@@ -282,8 +351,13 @@ class Instance:
         if len(self.outputs) != len(outputs(self.target)):
             raise ValueError(f"{model.name}: network and target have different numbers of outputs")
         self.loss = sum(
-            population_loss(f, g, self.inputs, lambda i, j: model.moment(self.sym, i, j))
-            for f, g in zip(self.outputs, outputs(self.target), strict=True)
+            population_loss(f, g, self.inputs, lambda i, j: model.moment(self.sym, i, j), model.name + where)
+            for where, f, g in zip(
+                [f" (output {k + 1})" if len(self.outputs) > 1 else "" for k in range(len(self.outputs))],
+                self.outputs,
+                outputs(self.target),
+                strict=True,
+            )
         )
         if model.regularizer is not None:
             self.loss += model.regularizer(self.sym)
@@ -353,6 +427,24 @@ class Instance:
 
 def _like(symbol: sp.Symbol, name: str) -> sp.Symbol:
     return sp.Symbol(name, **symbol.assumptions0)
+
+
+def _nonpolynomial_atoms(expr: sp.Expr, variables: set[sp.Symbol]) -> set[sp.Expr]:
+    """The outermost function applications and powers other than by a non-negative integer (``tanh(b_2)``,
+    ``sqrt(a_2)``, ``1/b_2``) in ``expr`` that involve ``variables``."""
+    found: set[sp.Expr] = set()
+
+    def visit(node: sp.Basic) -> None:
+        if not node.free_symbols & variables:
+            return
+        if isinstance(node, sp.Function) or (isinstance(node, sp.Pow) and not (node.exp.is_Integer and node.exp >= 0)):
+            found.add(node)
+            return
+        for arg in node.args:
+            visit(arg)
+
+    visit(expr)
+    return found
 
 
 def _divide(expr: sp.Expr, relations: list[sp.Expr], variables: list[sp.Symbol]) -> sp.Expr:

@@ -38,7 +38,7 @@ import sympy as sp
 from . import registry
 from .catalogue import KIND_TEXT, KINDS, METHODS, REDUCTIONS, Candidate, ClockSolution, Context, Solved, classify
 from .closed_form import ClosedForm, Unsolved
-from .conservation import conserved_quantities
+from .conservation import UnsupportedModelError, conserved_quantities
 from .derivation import Derivation
 from .model import Model
 from .proof import Proof
@@ -82,10 +82,11 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
     d = Derivation(f"{model.title}: solved from its gradient flow")
     _flow_steps(model, d)
     try:
-        laws = _law_steps(model, d)
-    except Exception as error:  # a valid model whose laws cannot be derived (e.g. tanh): solved without them
-        laws = ()
-        d.assumptions = (*d.assumptions, f"no conservation law was used: {_failure(error)}")
+        laws, no_laws = _law_steps(model, d)
+    except Exception as error:  # a valid model whose laws cannot be derived: solved without them
+        laws, no_laws = (), f"the search failed: {_failure(error)}"
+    if no_laws:
+        d.assumptions = (*d.assumptions, f"conservation laws: none searched, {no_laws}")
     context = Context(model, t, sp.Symbol(_fresh("gamma", model), positive=True), laws, tags)
     reasons: list[tuple[str, str]] = []
     for reduction in REDUCTIONS:
@@ -96,7 +97,8 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
                     continue
                 found = _solved(model, d, candidate, context, reasons, reduction.name)
                 if isinstance(found, ClosedForm):
-                    found = replace(found, reduction=reduction.name)
+                    notes = (*found.notes, *((f"conservation laws: none searched, {no_laws}",) if no_laws else ()))
+                    found = replace(found, reduction=reduction.name, notes=notes)
                 if found is None:
                     continue
                 if isinstance(found, ClosedForm) and found.condition:
@@ -105,7 +107,10 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
                 return found
         except Exception as error:  # a reduction that fails on a valid model is a reason, not a crash
             _note(reasons, reduction.name, f"failed: {_failure(error)}")
-    return _unsolved(model, reasons, d.tagged(tags))
+    unsolved = _unsolved(model, reasons, d.tagged(tags))
+    if no_laws:
+        return replace(unsolved, reason=f"{unsolved.reason} (conservation laws: none searched, {no_laws})")
+    return unsolved
 
 
 def _note(reasons: list[tuple[str, str]], step: str, reason: str) -> None:
@@ -263,14 +268,21 @@ def _flow_steps(model: Model, d: Derivation) -> None:
         )
 
 
-def _law_steps(model: Model, d: Derivation) -> tuple[sp.Expr, ...]:
+def _law_steps(model: Model, d: Derivation) -> tuple[tuple[sp.Expr, ...], str]:
     """Step 2: the polynomial conservation laws of one unit and the coupling sums; returns the laws (in the
-    unit's symbols)."""
+    unit's symbols) and why none were searched (e.g. a field not polynomial in the state, such as a tanh
+    network's), or ``""``."""
     inst = model.instance(1)
     rename = inst.unit_renaming(0)
     t = sp.Symbol("t")
     laws = []
-    for law in conserved_quantities(model, p=1):
+    try:
+        found = conserved_quantities(model, p=1)
+    except UnsupportedModelError as error:
+        found, why = [], f"the field is outside the polynomial search: {error}"
+    else:
+        why = ""
+    for law in found:
         expr = law.expr.xreplace(rename)
         laws.append(expr)
         d.add(
@@ -288,7 +300,7 @@ def _law_steps(model: Model, d: Derivation) -> tuple[sp.Expr, ...]:
                 residual=sp.S.Zero,
                 key="coupling",
             )
-    return tuple(laws)
+    return tuple(laws), why
 
 
 def _unsolved(model: Model, reasons: list[tuple[str, str]], d: Derivation) -> Unsolved:

@@ -117,7 +117,11 @@ def prove_zero(
     all_relations = [sp.expand(sp.numer(sp.together(r))) for r in (*root_relations, *relations) if r != 0]
     if all_relations:
         gens = sorted(numerator.free_symbols | set().union(*(r.free_symbols for r in all_relations)), key=str)
-        basis = sp.groebner(all_relations, *gens, order="grevlex")
+        # the basis must live over a field holding the numerator's coefficients too: built from the relations
+        # alone it is over ZZ, and reducing a numerator with a coefficient 1/2 raises CoercionFailed
+        # (tests/derivations/test_sympy_regressions.py)
+        _, options = sp.parallel_poly_from_expr([numerator, *all_relations], *gens)
+        basis = sp.groebner(all_relations, *gens, order="grevlex", domain=options.domain.get_field())
         _, remainder = basis.reduce(numerator)
         if sp.expand(remainder) == 0:
             return Proof(True, "Gröbner normal form", True)

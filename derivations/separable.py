@@ -19,11 +19,12 @@ from dataclasses import dataclass
 
 import sympy as sp
 from sympy.integrals.rationaltools import ratint
+from sympy.polys.partfrac import apart_undetermined_coeffs
 
 from .derivation import Derivation
 from .proof import prove_zero
 
-__all__ = ["ImplicitSolution", "implicit_solution"]
+__all__ = ["ImplicitSolution", "implicit_solution", "unsupported"]
 
 
 @dataclass(frozen=True)
@@ -58,11 +59,59 @@ class ImplicitSolution:
         return sp.Eq(self.t, self.antiderivative - self.antiderivative.subs(self.y, self.y0))
 
 
+def _factors(expr: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, ...]:
+    """The irreducible factors of the polynomial ``expr`` that involve ``y``, over the algebraic numbers in its
+    coefficients (``extension=True``): ``x**2 - 2*sqrt(2)*x + 2`` is ``(x - sqrt(2))**2``, which ``sympy.factor_list``
+    without the extension leaves whole, and with the extension but ``y`` alone as generator cannot compute (a
+    ``TypeError`` from ``pslq``; ``tests/derivations/test_sympy_regressions.py``). Every symbol is a generator."""
+    return tuple(f for f, _ in sp.factor_list(expr, extension=True)[1] if f.has(y))
+
+
+def _partial_fractions(expr: sp.Expr, y: sp.Symbol) -> sp.Expr:
+    """``sympy.apart(expr, y)``, with the denominator factored over the algebraic numbers in the coefficients:
+    ``apart`` itself leaves ``1/((y - S)(y**2 - 2*sqrt(2)*y + 2))`` whole (``tests/derivations/
+    test_sympy_regressions.py``), so the steps of ``apart`` are taken here over ``QQ<sqrt(2)>[S]`` (division, then
+    undetermined coefficients on the factors ``Poly.factor_list`` finds over that domain)."""
+    numerator, denominator = sp.fraction(sp.together(expr))
+    _, options = sp.parallel_poly_from_expr((numerator, denominator), extension=True)
+    if not options.domain.is_Algebraic:
+        return sp.apart(expr, y)
+    others = [g for g in options.gens if g != y]
+    domain = options.domain[tuple(others)] if others else options.domain
+    P, Q = sp.Poly(numerator, y, domain=domain), sp.Poly(denominator, y, domain=domain)
+    common, P, Q = P.cancel(Q)
+    polynomial, P = P.div(Q)
+    P, Q = P.rat_clear_denoms(Q)
+    partial = P.as_expr() / Q.as_expr() if Q.degree() <= 1 else apart_undetermined_coeffs(P, Q)
+    return common * (polynomial.as_expr() + sp.Add(*(sp.factor_terms(term) for term in sp.Add.make_args(partial))))
+
+
+def unsupported(rhs: sp.Expr, y: sp.Symbol) -> str:
+    """Why ``implicit_solution`` cannot solve ``y' = rhs`` (``rhs`` rational in ``y``), or ``""`` if it can.
+
+    It cannot (i) when ``rhs`` has a pole in ``y`` (the inversion brackets ``y`` between fixed points only, and a
+    pole may be reached in finite time), or (ii) when, after writing parameters under real roots as powers
+    (``_radical_substitution``), a factor of degree above 2 in ``y`` is left: its partial fraction integrates to a
+    ``RootSum`` over roots that have no closed form (and ``ratint`` on it can run for minutes)."""
+    numerator, denominator = sp.fraction(sp.together(rhs))
+    if denominator.has(y):
+        return f"the right-hand side has a pole in {y} (denominator {sp.factor(denominator)})"
+    split, _ = _radical_substitution(numerator, y)
+    high = [f for f in _factors(split, y) if sp.degree(f, y) > 2]
+    if high:
+        degrees = ", ".join(str(sp.degree(f, y)) for f in high)
+        return (
+            f"the right-hand side has an irreducible factor of degree {degrees} in {y} (over the algebraic numbers "
+            "in its coefficients): its roots, hence t(y), have no closed form"
+        )
+    return ""
+
+
 def _radical_substitution(rhs: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, dict[sp.Symbol, tuple[sp.Symbol, int]]]:
     """Write each parameter under a real root of a factor of ``rhs`` as a power of a new real symbol, so that the
     factor splits over the rationals in that symbol; returns the new ``rhs`` and {new symbol: (parameter, q)}."""
     radicals: dict[sp.Symbol, tuple[sp.Symbol, int]] = {}
-    for factor, _ in sp.factor_list(rhs, y)[1]:
+    for factor in _factors(sp.numer(sp.together(rhs)), y):
         if sp.degree(factor, y) < 3:
             continue
         for root in sp.roots(sp.Poly(factor, y)):
@@ -84,7 +133,7 @@ def _radical_substitution(rhs: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, dict[sp.
 def _real_roots(rhs: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, ...]:
     """The roots of ``rhs`` that are real for every value of the symbols (linear factors over the coefficients)."""
     roots = []
-    for factor, _ in sp.factor_list(rhs, y)[1]:
+    for factor in _factors(rhs, y):
         if sp.degree(factor, y) == 1:
             roots.extend(sp.roots(sp.Poly(factor, y)))
     return tuple(roots)
@@ -92,9 +141,16 @@ def _real_roots(rhs: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, ...]:
 
 def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag: str = "") -> ImplicitSolution:
     """Derive ``t(y)`` for the autonomous equation ``y' = rhs(y)`` (``rhs`` rational in ``y``, free of ``t``); every
-    step is recorded under the key ``"separable"`` and carries ``tag``."""
+    step is recorded under the key ``"separable"`` and carries ``tag``.
+
+    Raises:
+        ValueError: ``rhs`` depends on ``t``, or the engine cannot solve it (``unsupported`` says why).
+    """
     if t in rhs.free_symbols:
         raise ValueError(f"not autonomous: {rhs}")
+    why = unsupported(rhs, y)
+    if why:
+        raise ValueError(f"implicit_solution: {why}")
     split, radicals = _radical_substitution(sp.factor(rhs), y)
     derivation = Derivation(f"separable equation for {y}")
     yt = sp.Function(str(y))(t)
@@ -113,7 +169,7 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
             key="separable",
             residual=sp.S.Zero,
         )
-    partial = sp.apart(1 / split, y)
+    partial = _partial_fractions(1 / split, y)
     derivation.add(
         sp.Eq(1 / split, partial, evaluate=False),
         "partial fractions (sympy.apart)",

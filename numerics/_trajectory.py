@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -71,7 +71,9 @@ def trajectory(
     estimated likewise and counted while integrating) or 10⁶ heyoka steps (``"taylor"``, counted). Beyond a
     budget the error names it and how to raise it.
 
-    Bad arguments are a ``TypeError`` or ``ValueError`` naming them (complex values are refused). In float64 a
+    Bad arguments are a ``TypeError`` or ``ValueError`` naming them (complex values are refused). A failure
+    inside the package while deriving, solving or compiling a valid model is a ``ValueError`` quoting the model
+    and the underlying error; ``method="closed_form"`` on a model without one quotes ``Unsolved``. In float64 a
     state that is not finite although the inputs are, or a quantity that is NaN, is an ``OverflowError``; a
     quantity beyond the float64 range (e.g. the loss of weights near 1e150) is ±inf.
 
@@ -86,17 +88,18 @@ def trajectory(
     sums it evaluates along its clocks).
     """
     started = time.perf_counter()
-    spec = spec_of(model)
+    spec = _spec(model)
     solver = method_of(method, dps=dps, lr=lr, max_steps=max_steps, max_dps=max_dps, refine=refine)
     chosen = _quantity_names(spec, quantities)
-    solver.prepare(spec)
     ctx = solver.arithmetic
+    _building(spec.name, "what the method needs (e.g. the closed form)", lambda: solver.prepare(spec))
     # arbitrary-precision arithmetic keeps the digits of mpf inputs
     inputs = validate(spec, t, params, init, exact=not ctx.machine)
     params_env: dict[str, Any] = {**inputs.unit_params, **inputs.shared_params}
+    _building(spec.name, "the compiled field and quantities", lambda: compiled(spec, ctx))
     # a non-finite float64 value is reported once, by _check_finite, not as numpy warnings on the way
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        solution = solver.run(spec, inputs, params_env)
+        solution = _building(spec.name, "the solution", lambda: solver.run(spec, inputs, params_env), sympy_only=True)
         states = solution.states
         values = _quantities(spec, {**states, **solution.sums}, params_env, ctx, chosen)
     if ctx.machine:
@@ -108,6 +111,40 @@ def trajectory(
         out_of_range = None if out_of_range is None else out_of_range[0]
     stats = Stats(time.perf_counter() - started, solution.steps, solution.nfev)
     return Trajectory(inputs.t, states, values, solver, stats, clocks, out_of_range, dict(spec.matrix_states))
+
+
+def _spec(model: object) -> ModelSpec:
+    """``spec_of(model)``; a failure in deriving a ``Model``'s flow is a ``ValueError`` quoting it (``_building``),
+    while the ``TypeError`` and ``ValueError`` of a bad ``model`` argument stay as they are."""
+    if isinstance(model, (str, ModelSpec)):
+        return spec_of(model)
+    from derivations.model import Model
+
+    if not isinstance(model, Model):
+        return spec_of(model)  # the TypeError of derivations.models.get, naming the argument
+    return _building(model.name, "the derived flow", lambda: spec_of(model))
+
+
+T = TypeVar("T")
+
+
+def _building(name: str, what: str, build: Callable[[], T], sympy_only: bool = False) -> T:
+    """``build()``; an exception inside it other than a ``ValueError`` (``Unsolved`` quoted by the closed form, a
+    bad argument, a budget) becomes a ``ValueError`` quoting the model and the underlying error, so that a valid
+    model never passes a raw SymPy or other internal exception through ``trajectory`` (issue 22). With
+    ``sympy_only``, only exceptions raised by SymPy's own classes are converted (a numeric ``OverflowError`` of
+    the run stays what it is)."""
+    try:
+        return build()
+    except ValueError:
+        raise
+    except Exception as error:
+        if sympy_only and not type(error).__module__.startswith("sympy"):
+            raise
+        raise ValueError(
+            f"trajectory: building {what} of the model {name!r} failed inside the package "
+            f"({type(error).__module__}.{type(error).__name__}: {error}); please report it"
+        ) from error
 
 
 def _check_finite(model: ModelSpec, method: str, result: Mapping[str, np.ndarray]) -> None:

@@ -195,10 +195,9 @@ def test_ntk_matches_spec_table(p) -> None:
     assert_same(inst.ntk(), norm * x[0] * xp[0] / positive("Z") ** 2)
 
 
-def test_unit_field_of_a_field_not_polynomial_in_the_other_units_is_a_clear_error() -> None:
-    """f = sum exp(a_i) b_i x: the sums cannot be divided out of a non-polynomial field."""
-    a, b = real("a"), real("b")
-    model = Model(
+def _exp_network(quantities: dict[str, Quantity]) -> Model:
+    """f = sum exp(a_i) b_i x, target x, E[x^2] = 1: a field not polynomial in the state."""
+    return Model(
         name="exp_network",
         title="f(x) = sum exp(a_i) b_i x",
         reference="test only",
@@ -209,7 +208,22 @@ def test_unit_field_of_a_field_not_polynomial_in_the_other_units_is_a_clear_erro
         target=lambda s, x: x[0],
         moment=lambda s, i, j: sp.S.One,
         input_dim=lambda p: 1,
-        quantities={"theta": Quantity("sum", sp.exp(a) * b)},
+        quantities=quantities,
     )
+
+
+def test_unit_field_of_a_field_not_polynomial_in_the_state_divides_out_the_sums() -> None:
+    """f = sum exp(a_i) b_i x: unit 2's exp(a_2) is an indeterminate of the division, so theta = sum exp(a_i) b_i
+    is divided out; by hand L = (theta - 1)^2/2, a' = (1 - theta) exp(a) b, b' = (1 - theta) exp(a)."""
+    a, b, theta = real("a"), real("b"), real("theta")
+    field = _exp_network({"theta": Quantity("sum", sp.exp(a) * b)}).unit_field
+    assert_same(field[a], (1 - theta) * sp.exp(a) * b)
+    assert_same(field[b], (1 - theta) * sp.exp(a))
+    with pytest.raises(AssertionError):
+        assert_same(field[b], (1 + theta) * sp.exp(a))  # a wrong variant (flipped sign) is refuted
+
+
+def test_unit_field_that_depends_on_unit_2_beyond_the_sums_is_a_clear_error() -> None:
+    """The same network without the sum theta: unit 1's field involves exp(a_2) b_2, which no sum expresses."""
     with pytest.raises(ValueError, match="depends on unit 2 beyond the sums"):
-        _ = model.unit_field
+        _ = _exp_network({}).unit_field

@@ -135,3 +135,67 @@ def test_derivative_of_a_sum_of_traces() -> None:
     first, second = sp.Trace(W2.T * W1.T * Sxy), sp.Trace(W2.T * W1.T * W1 * W2)
     assert first.diff(W1) != 0
     assert sp.expand((first + second).diff(W1) - first.diff(W1) - second.diff(W1)) == 0
+
+
+# --- issue 22: the SymPy behaviours behind the two crashes of solve() (derivations/proof.py, separable.py) ------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=sp.polys.polyerrors.CoercionFailed,
+    reason="GroebnerBasis.reduce converts its argument to the basis' domain, ZZ for integer relations, and a "
+    "coefficient 1/2 raises CoercionFailed; prove_zero builds the basis over a field holding the numerator too",
+)
+def test_groebner_basis_over_the_integers_reduces_a_rational_polynomial() -> None:
+    r, x = sp.symbols("r x")
+    basis = sp.groebner([r**2 - 2], r, x, order="grevlex")
+    assert basis.reduce(x * r**2 / 2 - x)[1] == 0
+
+
+def test_groebner_basis_over_the_field_reduces_a_rational_polynomial() -> None:
+    """The control: the route prove_zero takes (the domain of the numerator and the relations, as a field)."""
+    r, x = sp.symbols("r x")
+    _, options = sp.parallel_poly_from_expr([x * r**2 / 2 - x, r**2 - 2], r, x)
+    basis = sp.groebner([r**2 - 2], r, x, order="grevlex", domain=options.domain.get_field())
+    assert basis.reduce(x * r**2 / 2 - x)[1] == 0
+    assert basis.reduce(x * r**2 / 2 - x / 3)[1] != 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="factor_list in one generator with symbolic coefficients does not factor over the algebraic numbers "
+    "in them: extension=True leaves (x - sqrt(2) a)(x + a) whole, extension=sqrt(2) raises CoercionFailed (or "
+    "TypeError from pslq on larger coefficients); separable._factors takes every symbol as a generator",
+)
+def test_factor_list_in_one_generator_over_the_algebraic_numbers() -> None:
+    x, a = sp.symbols("x a")
+    expr = sp.expand((x - sp.sqrt(2) * a) * (x + a))
+    for extension in (True, sp.sqrt(2)):
+        try:
+            factors = sp.factor_list(expr, x, extension=extension)[1]
+        except (sp.polys.polyerrors.CoercionFailed, TypeError):
+            factors = []
+        assert len(factors) == 2, (extension, factors)
+
+
+def test_factor_list_in_every_generator_over_the_algebraic_numbers() -> None:
+    """The control: with every symbol a generator, extension=True splits it. Without the extension sqrt(2) is one
+    more indeterminate: (x - sqrt(2) a)(x + a) still splits, but x**2 - 2 sqrt(2) x + 2 = (x - sqrt(2))**2 needs
+    sqrt(2)**2 = 2 and stays whole."""
+    x, a = sp.symbols("x a")
+    assert len(sp.factor_list(sp.expand((x - sp.sqrt(2) * a) * (x + a)), extension=True)[1]) == 2
+    square = sp.expand((x - sp.sqrt(2)) ** 2)
+    assert sp.factor_list(square, extension=True)[1] == [(x - sp.sqrt(2), 2)]
+    assert sp.factor_list(square)[1] == [(square, 1)]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="apart leaves 1/((y - S)(y**2 - 2 sqrt(2) y + 2)) whole (not even y - S is split off), also with "
+    "extension=True; separable._partial_fractions runs apart's steps over QQ<sqrt(2)>[S]",
+)
+def test_apart_over_the_algebraic_numbers_in_the_coefficients() -> None:
+    y, S = sp.symbols("y S")
+    expr = 1 / sp.expand((y - S) * (y - sp.sqrt(2)) ** 2)
+    for options in ({}, {"extension": True}):
+        assert len(sp.Add.make_args(sp.apart(expr, y, **options))) == 3, options
