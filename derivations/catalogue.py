@@ -36,10 +36,10 @@ from typing import ClassVar
 
 import sympy as sp
 
-from . import projective
 from .closed_form import ClockSolution
 from .derivation import Derivation
 from .model import Model
+from .projective import linear_flow_solution
 from .reduction import (
     LinearStructure,
     ScalarReduction,
@@ -253,7 +253,20 @@ class ProjectiveLinear(Reduction):
     def candidates(self, context: Context) -> Iterator[Candidate | str]:
         if len(context.model.state_names) < 2:
             return
-        yield from projective.candidates(context.model, context.laws, context.t, context.fresh)
+        model = context.model
+        found = linear_flow_solution(model, context.laws, context.t, context.fresh)
+        if isinstance(found, str):
+            yield found
+            return
+        solution, decomposition = found
+        yield Solved(
+            clocks=dict.fromkeys(solution.symbols, solution),
+            state={name: solution.kappa * u for name, u in zip(model.state_names, solution.u, strict=True)},
+            derivation=solution.derivation,
+            description="the field is K x + s(x) x on the laws' level set: x = kappa u, u = expm(K t) x_0, "
+            "kappa = (1 - 2 J)^(-1/2), J the integral of s(u)",
+            coordinates=dict(decomposition.constants),
+        )
 
 
 class SharedClockOnInvariantSets(Reduction):

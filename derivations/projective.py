@@ -42,18 +42,14 @@ numerics refuse loudly where rounding says otherwise). Units coupled through sum
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import sympy as sp
 
 from .derivation import Derivation
 from .model import Model
 from .proof import Proof
-
-if TYPE_CHECKING:
-    from .catalogue import Solved
 
 Fresh = Callable[..., sp.Symbol]
 
@@ -293,7 +289,8 @@ def record_steps(
     closed = 1 / sp.sqrt(1 - 2 * J)
     d.add(
         sp.Eq(sp.Derivative(sp.Function(str(kappa))(t), t), s_u * sp.Function(str(kappa))(t) ** 3),
-        "kappa = (1 - 2 J)^(-1/2), J(t) = integral_0^t s(u) dt, solves kappa' = s(u) kappa^3 with kappa(0) = 1",
+        "kappa = (1 - 2 J)^(-1/2), with J(t) the integral of s(u) from 0 to t (J' = s(u), J(0) = 0), solves "
+        "kappa' = s(u) kappa^3 with kappa(0) = 1",
         residual=sp.diff(closed, t).subs(sp.Derivative(J, t), s_u) - s_u * closed**3,
         key="kappa",
     )
@@ -314,23 +311,3 @@ def record_steps(
             relations=on_level,
             key="back_substitution",
         )
-
-
-def candidates(model: Model, laws: Sequence[sp.Expr], t: sp.Symbol, fresh: Fresh) -> Iterator[Solved | str]:
-    """The ``Solved`` candidate of ``catalogue.ProjectiveLinear`` (or its reason)."""
-    from .catalogue import Solved  # the catalogue imports this module
-
-    found = linear_flow_solution(model, laws, t, fresh)
-    if isinstance(found, str):
-        yield found
-        return
-    solution, decomposition = found
-    state = {name: solution.kappa * ui for name, ui in zip(model.state_names, solution.u, strict=True)}
-    yield Solved(
-        clocks=dict.fromkeys(solution.symbols, solution),
-        state=state,
-        derivation=solution.derivation,
-        description="the field is K x + s(x) x on the laws' level set: x = kappa u, u = expm(K t) x_0, "
-        "kappa = (1 - 2 int s(u))^(-1/2)",
-        coordinates=dict(decomposition.constants),
-    )

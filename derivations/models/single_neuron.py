@@ -31,7 +31,6 @@ from ..model import Model, Quantity
 __all__ = ["single_neuron"]
 
 
-@cache
 def single_neuron(d: int = 2, learning_rates: bool = False) -> Model:
     r"""The single neuron :math:`f(x) = a\,w^\top x` on whitened inputs :math:`x \in \mathbb R^d` (Kunin et al.
     2024, NeurIPS), one independent neuron per unit (module docstring).
@@ -51,6 +50,11 @@ def single_neuron(d: int = 2, learning_rates: bool = False) -> Model:
         raise ValueError(f"d must be an integer >= 1, got {d!r}")
     if not isinstance(learning_rates, bool):
         raise TypeError(f"learning_rates must be a bool, got {type(learning_rates).__name__}")
+    return _single_neuron(d, learning_rates)
+
+
+@cache  # keyed by the checked values, so that single_neuron() and single_neuron(2) are one object
+def _single_neuron(d: int, learning_rates: bool) -> Model:
     rows = tuple(f"w_{k + 1}" for k in range(d))
     betas = tuple(f"beta_{k + 1}" for k in range(d))
     rates = ("eta_a", "eta_w") if learning_rates else ()
