@@ -9,11 +9,14 @@ r"""Evaluate a ``derivations.projective.LinearFlowSolution``: :math:`u(t) = e^{K
 \end{pmatrix}t`. (The classic block :math:`\begin{pmatrix}-K^\top & Q\\ 0 & K\end{pmatrix}` is smaller but carries
 :math:`e^{-K^\top t}`, which for a decaying mode of :math:`K` grows and swamps :math:`W` in rounding.)
 
-float64: ``scipy.linalg.expm`` on stacks of matrices, one per distinct :math:`(K, Q)` (a parameter set and the
-laws' constants of a unit) and time; mpmath: ``mpmath.expm`` at the working precision plus guard digits for the
-norm of the exponent. ``ValueError`` where :math:`1 - 2J \le 0` (a finite-time blow-up, which a gradient flow of a
-loss bounded below does not have: a wrong input or a lost digit, never returned), where the float64 values
-overflow, or where the estimated float64 rounding exceeds ``FLOAT64_PROMISE`` of the state's scale.
+float64, once per distinct :math:`(K, Q)` (a parameter set and a unit's laws' constants), vectorized over the
+starts and times: in the eigenbasis of :math:`K` where it is well conditioned (``EIGEN_CONDITION``; e.g. a symmetric
+:math:`K`), which keeps the digits the quadratic form :math:`x_0^\top Wx_0` cancels when :math:`x_0` lies close to
+the decaying modes; else ``scipy.linalg.expm`` of :math:`Kt` and of the block above. mpmath: ``mpmath.expm`` of
+Van Loan's smaller block at the working precision plus guard digits for its growth. ``ValueError`` where
+:math:`1 - 2J \le 0` (a finite-time blow-up, which a gradient flow of a loss bounded below does not have: a wrong
+input or a lost digit, never returned), where the float64 values overflow (:math:`e^{2\lambda t}` beyond 1e308), or
+where the estimated float64 rounding exceeds ``FLOAT64_PROMISE`` of the state's scale.
 """
 
 from __future__ import annotations
@@ -33,10 +36,19 @@ from .evaluate import apply
 if TYPE_CHECKING:
     from derivations.projective import LinearFlowSolution
 
-__all__ = ["FLOAT64_PROMISE", "CompiledLinearFlow", "compile_linear_flow", "linear_flow_mpmath", "linear_flow_numpy"]
+__all__ = [
+    "EIGEN_CONDITION",
+    "FLOAT64_PROMISE",
+    "CompiledLinearFlow",
+    "compile_linear_flow",
+    "linear_flow_mpmath",
+    "linear_flow_numpy",
+]
 
 FLOAT64_PROMISE = 1e-10
 """Largest estimated float64 rounding of the state, relative to its scale, that ``linear_flow_numpy`` returns."""
+EIGEN_CONDITION = 1e3
+"""Largest condition number of ``K``'s eigenvector basis for which float64 evaluates in that basis."""
 
 
 @dataclass(frozen=True)
@@ -110,36 +122,41 @@ def _refuse_blow_up(denominator: Any) -> None:
 
 
 def linear_flow_numpy(K: np.ndarray, Q: np.ndarray, x0: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``u`` (T, N, n) and ``kappa`` (T, N) in float64 for the N rows of ``K`` (N, n, n), ``Q`` (N, n, n) and
-    ``x0`` (N, n) at the times ``t`` (T,).
+    r"""``u`` (T, N, n) and ``kappa`` (T, N) in float64 for the N rows of ``K`` (N, n, n), ``Q`` (N, n, n) and
+    ``x0`` (N, n) at the times ``t`` (T,), computed once per distinct ``(K, Q)``.
+
+    Where ``K`` has a basis of eigenvectors ``V`` with condition number at most ``EIGEN_CONDITION`` (e.g. a
+    symmetric ``K``), in the eigenbasis: :math:`u = V(e^{\lambda t}\circ c)`, :math:`c = V^{-1}x_0`, and
+    :math:`J = \sum_{ij} c_i c_j (V^\top QV)_{ij}\,(e^{(\lambda_i+\lambda_j)t} - 1)/(\lambda_i + \lambda_j)`
+    (``expm1``), which keeps the digits that the quadratic form :math:`x_0^\top W x_0` of the block exponential
+    cancels when :math:`x_0` has a small component along the growing mode; else by the block exponentials.
 
     Raises:
         ValueError: a finite-time blow-up, an overflow, or an estimated rounding above ``FLOAT64_PROMISE``.
     """
-    from scipy.linalg import expm  # imported here: scipy.linalg costs a fraction of a second
-
     n = K.shape[-1]
     pairs = np.concatenate([K.reshape(len(K), -1), Q.reshape(len(Q), -1)], axis=-1)
     distinct, which = np.unique(pairs, axis=0, return_inverse=True)
     which = which.reshape(-1)
     Kd, Qd = distinct[:, : n * n].reshape(-1, n, n), distinct[:, n * n :].reshape(-1, n, n)
-    G = _generator(Kd, Qd)
+    u = np.empty((len(t), len(K), n))
+    J, du, dJ = (np.empty((len(t), len(K))) for _ in range(3))
+    du = np.empty_like(u)
     with np.errstate(all="ignore"):
-        E = expm(t[:, None, None, None] * Kd[None])  # (T, D, n, n)
-        B = expm(t[:, None, None, None] * G[None])
-        W = np.swapaxes(B[..., : n * n, -1].reshape(*B.shape[:2], n, n), -1, -2)
-        E, W = E[:, which], W[:, which]  # (T, N, n, n)
-        u = np.einsum("tnij,nj->tni", E, x0)
-        J = np.einsum("ni,tnij,nj->tn", x0, W, x0)
+        lam, V = np.linalg.eig(Kd)
+        condition = np.linalg.cond(V)
+        spectral = (np.isfinite(condition) & (condition <= EIGEN_CONDITION))[which]
+        for rows, method in ((spectral, _spectral), (~spectral, _blocks)):
+            if np.any(rows):
+                picked = which[rows]
+                values = method(Kd[picked], Qd[picked], x0[rows], t, lam[picked], V[picked], condition[picked])
+                u[:, rows], J[:, rows], du[:, rows], dJ[:, rows] = values
         if not (np.all(np.isfinite(u)) and np.all(np.isfinite(J))):
             raise ValueError("the linear-flow closed form overflows float64 (expm(K t) too large): use dps=30")
         denominator = 1 - 2 * J
         _refuse_blow_up(denominator)
         kappa = 1 / np.sqrt(denominator)
-        # rounding: expm to a few ulp of its norm (scaled by the size), then kappa^3 dJ / 2 ... on kappa u
-        eps = np.finfo(float).eps * 4 * (n * n + 1)
-        du = eps * np.einsum("tnij,nj->tni", np.abs(E), np.abs(x0))
-        dJ = eps * np.einsum("ni,tnij,nj->tn", np.abs(x0), np.abs(W), np.abs(x0)) + eps * np.abs(J)
+        # the rounding of kappa u: kappa du + |u| dkappa, dkappa = kappa^3 dJ
         error = kappa[..., None] * du + np.abs(u) * (kappa**3 * dJ)[..., None]
         scale = np.maximum(np.max(np.abs(kappa[..., None] * u), axis=-1), np.max(np.abs(x0), axis=-1)[None])
         relative = np.max(error, axis=-1) / np.where(scale > 0, scale, 1)
@@ -149,6 +166,52 @@ def linear_flow_numpy(K: np.ndarray, Q: np.ndarray, x0: np.ndarray, t: np.ndarra
             f"{float(np.max(relative)):.2g} > {FLOAT64_PROMISE:g}): use trajectory(..., dps=30)"
         )
     return u, kappa
+
+
+Parts = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _spectral(
+    K: np.ndarray, Q: np.ndarray, x0: np.ndarray, t: np.ndarray, lam: np.ndarray, V: np.ndarray, cond: np.ndarray
+) -> Parts:
+    """``u``, ``J`` and their estimated rounding in the eigenbasis (``linear_flow_numpy``), rows (N, ...)."""
+    n = K.shape[-1]
+    eps = np.finfo(float).eps * 4 * n
+    c = np.linalg.solve(V, x0[..., None].astype(complex))[..., 0]
+    dc = eps * cond[:, None] * np.max(np.abs(x0), axis=-1, keepdims=True)
+    e = np.exp(t[:, None, None] * lam[None])  # (T, N, n)
+    u = np.einsum("nij,tnj->tni", V, e * c[None]).real
+    qq = np.einsum("nki,nkl,nlj->nij", V, Q, V)  # V^T Q V (a transpose, no conjugate: u is real)
+    S = lam[:, :, None] + lam[:, None, :]
+    St = t[:, None, None, None] * S[None]
+    phi = np.where(St == 0, t[:, None, None, None], np.expm1(St) / np.where(S == 0, 1, S)[None])
+    terms = qq[None] * phi
+    J = np.einsum("ni,tnij,nj->tn", c, terms, c).real
+    du = np.einsum("nij,tnj->tni", np.abs(V), np.abs(e) * (dc + eps * np.abs(c))[None])
+    size = np.abs(terms)
+    dJ = eps * cond[None] * np.einsum("ni,tnij,nj->tn", np.abs(c), size, np.abs(c))
+    dJ = dJ + 2 * np.einsum("ni,tnij,nj->tn", dc, size, np.abs(c))
+    return u, J, du, dJ
+
+
+def _blocks(
+    K: np.ndarray, Q: np.ndarray, x0: np.ndarray, t: np.ndarray, lam: np.ndarray, V: np.ndarray, cond: np.ndarray
+) -> Parts:
+    """``u``, ``J`` and their estimated rounding by ``expm(K t)`` and the block exponential of ``W``."""
+    from scipy.linalg import expm  # imported here: scipy.linalg costs a fraction of a second
+
+    n = K.shape[-1]
+    G = _generator(K, Q)
+    E = expm(t[:, None, None, None] * K[None])  # (T, N, n, n)
+    B = expm(t[:, None, None, None] * G[None])
+    W = np.swapaxes(B[..., : n * n, -1].reshape(*B.shape[:2], n, n), -1, -2)
+    u = np.einsum("tnij,nj->tni", E, x0)
+    J = np.einsum("ni,tnij,nj->tn", x0, W, x0)
+    # expm to a few ulp of its norm, scaled by the size; the quadratic form to eps of its absolute terms
+    eps = np.finfo(float).eps * 4 * (n * n + 1)
+    du = eps * np.einsum("tnij,nj->tni", np.abs(E), np.abs(x0))
+    dJ = eps * np.einsum("ni,tnij,nj->tn", np.abs(x0), np.abs(W), np.abs(x0)) + eps * np.abs(J)
+    return u, J, du, dJ
 
 
 def linear_flow_mpmath(K: np.ndarray, Q: np.ndarray, x0: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

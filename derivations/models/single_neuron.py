@@ -76,7 +76,7 @@ def _single_neuron(d: int, learning_rates: bool) -> Model:
     squared = sum(wk**2 for wk in w)
     return Model(
         name="single_neuron",
-        title=f"Single neuron f = a w^T x (d = {d}{', layer learning rates' if learning_rates else ''})",
+        title=f"Single neuron{' with layer learning rates' if learning_rates else ''} (d = {d})",
         reference="Kunin et al. 2024 (NeurIPS), the single-neuron model",
         state_names=("a", *rows),
         unit_param_names=(),

@@ -108,6 +108,47 @@ def test_the_block_exponential_integral_against_quadrature() -> None:
         mu, mkappa = linear_flow_mpmath(K.astype(object), Q.astype(object), x0.astype(object), t.astype(object))
         J = mpmath.quad(s, [0, 2])
         assert abs(mkappa[2, 0] - 1 / mpmath.sqrt(1 - 2 * J)) <= mpmath.mpf(10) ** -25
+        v = mpmath.expm(Km * 2) * xm
+        assert max(abs(mu[2, 0, i] - v[i]) for i in range(3)) <= mpmath.mpf(10) ** -25 * mpmath.mnorm(v, 1)
+
+
+CASES = {
+    # a unit of the single neuron whose start lies close to the decaying modes (x0^T W x0 cancels 1e5-fold)
+    "eigenbasis": (
+        [[-0.4404, 2.4375, -1.75], [2.4375, 0, 0], [-1.75, 0, 0]],
+        [[-1, 0, 0], [0, 0, 0], [0, 0, 0]],
+        [-0.03251437, -0.35843275, -0.55599791],
+    ),
+    # a Jordan block (no eigenbasis): the block exponentials
+    "blocks": ([[0.5, 1, 0], [0, 0.5, 0], [0, 0, -1]], [[-1, 0.2, 0], [0.2, -0.5, 0], [0, 0, -1]], [0.3, -0.2, 1.0]),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_both_float64_paths_against_quadrature(case: str) -> None:
+    """u against mpmath.expm and kappa against mpmath.quad of u^T Q u, relative 1e-13 of the state's scale."""
+    import numerics.linear_flow as lf
+
+    K, Q, x0 = (np.array(v, dtype=float) for v in CASES[case])
+    t = np.array([0.5, 6.0])
+    V = np.linalg.eig(K)[1]
+    assert (np.linalg.cond(V) <= lf.EIGEN_CONDITION) == (case == "eigenbasis")
+    u, kappa = linear_flow_numpy(K[None], Q[None], x0[None], t)
+    with mpmath.workdps(25):
+        Km, Qm, xm = mpmath.matrix(K.tolist()), mpmath.matrix(Q.tolist()), mpmath.matrix(x0.tolist())
+
+        def s(tau):
+            v = mpmath.expm(Km * tau) * xm
+            return (v.T * Qm * v)[0, 0]
+
+        for index, time in enumerate(t):
+            v = mpmath.expm(Km * time) * xm
+            J = mpmath.quad(s, mpmath.linspace(0, time, 4), method="gauss-legendre")
+            k = 1 / mpmath.sqrt(1 - 2 * J)
+            state = [k * v[i] for i in range(3)]
+            scale = max(max(abs(x) for x in state), max(abs(x) for x in x0))
+            error = max(abs(kappa[index, 0] * u[index, 0, i] - state[i]) for i in range(3))
+            assert error <= 1e-13 * scale, (case, time, float(error / scale))
 
 
 def test_a_finite_time_blow_up_is_refused() -> None:
