@@ -24,7 +24,9 @@ generators :math:`g_l = L_l(x) - c_l`, and coefficient matching of
 :math:`K \to K - \mu c I`). The recorded steps (each checked by ``prove_zero``):
 
 1. ``linear_decomposition``: :math:`F_i = (Kx)_i + s(x)x_i` modulo the laws (Gröbner normal form with the
-   relations :math:`g_l = 0`);
+   relations :math:`g_l = 0`); ``ratio_riccati``: so the ratios :math:`z = x_{2..n}/x_1` obey the constant-coefficient
+   vector Riccati equation :math:`\dot z = k + Mz - z(k_{11} + k_1^\top z)` (for display: the solution below never
+   divides by :math:`x_1`);
 2. ``level_set``: the level set :math:`\{g = 0\}` is invariant under :math:`\dot x = Kx + s(x)x` (each
    :math:`\dot g_l` lies in the ideal of the :math:`g`), so the modified flow started on it stays on it, where it is
    the derived flow;
@@ -32,8 +34,9 @@ generators :math:`g_l = L_l(x) - c_l`, and coefficient matching of
    :math:`u`), solved by :math:`e^{Kt}x_0`;
 4. ``kappa``: :math:`\kappa = (1 - 2J)^{-1/2}` with :math:`\dot J = s(u)`, :math:`J(0) = 0` solves
    :math:`\dot\kappa = s(u)\kappa^3`, :math:`\kappa(0) = 1`;
-5. ``back_substitution``: :math:`x = \kappa u` satisfies the derived flow (given :math:`\dot u = Ku`,
-   :math:`\dot\kappa = s(u)\kappa^3`, on the level set), and :math:`x(0) = x_0`.
+5. ``back_substitution``: :math:`x = \kappa u` solves :math:`\dot x = Kx + s(x)x` exactly (given
+   :math:`\dot u = Ku`, :math:`\dot\kappa = s(u)\kappa^3`), hence stays on the level set of :math:`x(0) = x_0`
+   (step 2), and there it satisfies the derived flow (checked modulo the laws at :math:`x = \kappa u`).
 
 A gradient flow of a loss bounded below has no finite-time blow-up, so :math:`1 - 2\int s > 0` for all times (the
 numerics refuse loudly where rounding says otherwise). Units coupled through sums are not handled (a reason).
@@ -259,6 +262,7 @@ def record_steps(
             relations=relations,
             key="linear_decomposition",
         )
+    _ratio_steps(d, model, decomposition, t)
     for g in relations:
         rate = sum(sp.diff(g, s) * m for s, m in zip(x, modified, strict=True))
         d.add(
@@ -305,9 +309,44 @@ def record_steps(
     on_level = tuple(g.xreplace(along) for g in relations)
     for i, name in enumerate(model.state_names):
         d.add(
+            sp.Eq(sp.Derivative(sp.Function(name)(t), t), modified[i]),
+            f"check: {name} = kappa {u[i]} solves the modified flow x' = K x + s(x) x exactly (u' = K u, "
+            "kappa' = s(u) kappa^3, s homogeneous of degree 2), so it stays on the level set of the start",
+            residual=sp.expand(rate * u[i] + kappa * ku[i] - modified[i].xreplace(along)),
+            key="back_substitution",
+        )
+    for i, name in enumerate(model.state_names):
+        d.add(
             sp.Eq(sp.Derivative(sp.Function(name)(t), t), field[i]),
             f"check: {name} = kappa {u[i]} satisfies the flow (u' = K u, kappa' = s(u) kappa^3, on the level set)",
             residual=sp.expand(rate * u[i] + kappa * ku[i] - field[i].xreplace(along)),
             relations=on_level,
             key="back_substitution",
+        )
+
+
+def _ratio_steps(d: Derivation, model: Model, decomposition: Decomposition, t: sp.Symbol) -> None:
+    r"""The ratios :math:`z_j = x_j/x_1` obey the constant-coefficient vector Riccati equation
+    :math:`\dot z = k + Mz - z(k_{11} + k_1^\top z)` (:math:`K = [[k_{11}, k_1^\top], [k, M]]`; :math:`s` cancels),
+    checked along the derived flow modulo the laws: the form the projective substitution :math:`z = m/\rho`
+    linearizes (for the single neuron :math:`\dot z = \beta - \delta z - (\beta^\top z)z`, Kunin et al. 2024)."""
+    x, K = list(decomposition.states), decomposition.K
+    if len(x) < 2:
+        return
+    names = model.state_names
+    z = [sp.Symbol(f"z_{n}", real=True) for n in names[1:]]
+    k11, k1, k, M = K[0, 0], K[0, 1:], K[1:, 0], K[1:, 1:]
+    Z = sp.Matrix(z)
+    rhs = k + M * Z - Z * (k11 + (k1 * Z)[0, 0])
+    field = [model.unit_field[s] for s in x]
+    ratios = {zj: xj / x[0] for zj, xj in zip(z, x[1:], strict=True)}
+    for j, zj in enumerate(z):
+        rate = (field[j + 1] * x[0] - x[j + 1] * field[0]) / x[0] ** 2
+        d.add(
+            sp.Eq(sp.Derivative(sp.Function(str(zj))(t), t), sp.expand(rhs[j])),
+            f"the ratio {zj} = {names[j + 1]}/{names[0]} obeys a constant-coefficient vector Riccati equation "
+            f"(where {names[0]} is not 0), the form the projective substitution linearizes",
+            residual=rate - rhs[j].xreplace(ratios),
+            relations=decomposition.relations,
+            key="ratio_riccati",
         )

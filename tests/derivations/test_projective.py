@@ -55,6 +55,20 @@ def test_single_neuron_decomposition(d: int) -> None:
     assert sp.expand(decomposition.constants[delta] - (a0**2 - sum(w**2 for w in w0))) == 0
 
 
+def test_the_ratios_obey_the_issue_s_vector_riccati_equation() -> None:
+    """z = w/a obeys z' = beta - delta z - (beta^T z) z (Kunin et al. 2024; issue 22), recorded and checked."""
+    model = single_neuron(3)
+    steps = model.solution.derivation.by_key("ratio_riccati")
+    (delta,) = model.solution.coordinates
+    z = [sp.Symbol(f"z_w_{k + 1}", real=True) for k in range(3)]
+    beta = [sp.Symbol(f"beta_{k + 1}", real=True) for k in range(3)]
+    along = sum(b * zk for b, zk in zip(beta, z, strict=True))
+    assert len(steps) == 3
+    for step, zk, b in zip(steps, z, beta, strict=True):
+        assert sp.expand(step.relation.rhs - (b - delta * zk - along * zk)) == 0
+        assert step.check().holds
+
+
 def test_single_neuron_with_layer_learning_rates() -> None:
     """With eta_a, eta_w the law is eta_w a^2 - eta_a |w|^2 = Delta and no rescaling of the states is needed:
     K = [[Delta, eta_a beta^T], [eta_w beta, 0]], s = -eta_w a^2."""
@@ -75,7 +89,7 @@ def test_the_pipeline_solves_the_single_neuron_from_every_start(model) -> None:
     checked = result.derivation.check()
     assert all(c.proof.holds and c.proof.exact for c in checked)
     keys = {c.step.key for c in checked}
-    assert {"linear_decomposition", "level_set", "linear_system", "kappa", "back_substitution"} <= keys
+    assert {"linear_decomposition", "ratio_riccati", "level_set", "linear_system", "kappa", "back_substitution"} <= keys
 
 
 def test_the_registered_model_is_the_default_and_d_is_a_parameter() -> None:
@@ -135,7 +149,7 @@ def test_the_recorded_steps_hold_and_wrong_variants_are_refuted() -> None:
     (delta,) = decomposition.constants
     # K with the law's constant's sign flipped: the decomposition no longer matches the field
     flipped = replace(decomposition, K=decomposition.K.xreplace({delta: -delta}))
-    assert "linear_decomposition" in _failing(_steps(model, flipped, solution))
+    assert {"linear_decomposition", "ratio_riccati"} <= _failing(_steps(model, flipped, solution))
     # the level set of a different law (a^2 + |w|^2): the decomposition fails modulo it
     a, w1, w2 = (model.symbol(n) for n in model.state_names)
     other = replace(decomposition, relations=(a**2 + w1**2 + w2**2 - delta,))
