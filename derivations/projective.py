@@ -56,7 +56,7 @@ from .proof import Proof
 
 Fresh = Callable[..., sp.Symbol]
 
-__all__ = ["Decomposition", "LinearFlowSolution", "decompose", "linear_flow_solution"]
+__all__ = ["Decomposition", "LinearFlowSolution", "decompose", "linear_flow_solution", "quadratic_form", "record_steps"]
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,7 @@ class Decomposition:
 
     def s(self, x: Sequence[sp.Expr]) -> sp.Expr:
         """The quadratic form :math:`x^\\top Q x` at ``x``."""
-        v = sp.Matrix(list(x))
-        return sp.expand((v.T * self.Q * v)[0, 0])
+        return quadratic_form(self.Q, x)
 
 
 @dataclass(frozen=True)
@@ -105,8 +104,13 @@ class LinearFlowSolution:
 
     def s(self, x: Sequence[sp.Expr]) -> sp.Expr:
         """The quadratic form :math:`x^\\top Q x` at ``x``."""
-        v = sp.Matrix(list(x))
-        return sp.expand((v.T * self.Q * v)[0, 0])
+        return quadratic_form(self.Q, x)
+
+
+def quadratic_form(Q: sp.MatrixBase, x: Sequence[sp.Expr]) -> sp.Expr:
+    """:math:`x^\\top Q x`, expanded."""
+    v = sp.Matrix(list(x))
+    return sp.expand((v.T * Q * v)[0, 0])
 
 
 def _monomials(x: Sequence[sp.Symbol], degree: int) -> list[sp.Expr]:
@@ -146,7 +150,7 @@ def decompose(
     # symmetric: one unknown per pair (i, j), (j, i)
     q = sp.Matrix(n, n, lambda i, j: q[min(i, j), max(i, j)])
     unknowns = [*k, *dict.fromkeys(q)]
-    generators = [sp.expand(g - c) for g, c in zip(laws, constants, strict=True)]
+    generators = _generators(laws, constants)
     multipliers = []
     for i in range(n):
         row = []
@@ -157,7 +161,7 @@ def decompose(
             row.append(sum(c * b for c, b in zip(coefficients, basis, strict=True)))
         multipliers.append(row)
     v = sp.Matrix(x)
-    s = (v.T * q * v)[0, 0]
+    s = quadratic_form(q, x)
     equations = []
     for i in range(n):
         residual = (
@@ -176,6 +180,11 @@ def decompose(
     K = sp.ImmutableMatrix(k.xreplace(values).applyfunc(sp.factor))
     Q = sp.ImmutableMatrix(q.xreplace(values).applyfunc(sp.factor))
     return K, Q
+
+
+def _generators(laws: Sequence[sp.Expr], constants: Sequence[sp.Symbol]) -> tuple[sp.Expr, ...]:
+    """The level set's ideal: each law minus its constant."""
+    return tuple(sp.expand(g - c) for g, c in zip(laws, constants, strict=True))
 
 
 def _unit_laws(model: Model, laws: Sequence[sp.Expr], fresh: Fresh) -> tuple[list[sp.Symbol], dict]:
@@ -215,8 +224,7 @@ def linear_flow_solution(
     if isinstance(found, str):
         return found
     K, Q = found
-    generators = tuple(sp.expand(g - c) for g, c in zip(laws, constants, strict=True))
-    decomposition = Decomposition(tuple(x), K, Q, generators, values)
+    decomposition = Decomposition(tuple(x), K, Q, _generators(laws, constants), values)
     n = len(x)
     u = [fresh(f"u_{i + 1}") for i in range(n)]
     kappa = fresh("kappa", positive=True)
