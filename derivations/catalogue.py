@@ -16,7 +16,7 @@ Built-in order (``REDUCTIONS``):
 3. ``projective-linear``: an uncoupled field :math:`Kx + s(x)x` on the level set of the laws (:math:`K` constant,
    :math:`s` a quadratic form), solved by :math:`x = \kappa u`, :math:`u = e^{Kt}x_0`
    (``projective.linear_flow_solution``);
-4. ``shared-clock-invariant-set``: the same on the invariant sets where some eigen-coordinates vanish;
+4. ``shared-clock-invariant-set``: the shared clock on the invariant sets where some eigen-coordinates vanish;
 5. ``balanced-line``: all of a unit's states equal, when that line is invariant.
 
 Methods (``METHODS``): ``riccati`` (constant coefficients, degree at most 2: the γ± factorization and partial

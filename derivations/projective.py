@@ -81,7 +81,8 @@ class LinearFlowSolution:
     r"""The clocks :math:`u_1 … u_n` and :math:`\kappa` of a field ``K x + s(x) x`` (module docstring):
     :math:`u(t) = e^{Kt}` ``start``, :math:`\kappa(t) = (1 - 2\int_0^t u^\top Q u\,d\tau)^{-1/2}`; the state is
     :math:`\kappa u`. ``K``, ``Q`` and ``start`` are written in the parameters, the initial values and the laws'
-    constants (coordinates of the closed form); ``t`` is the time."""
+    constants (coordinates of the closed form); ``t`` is the time. ``nonzero``: the parameter expressions ``K`` and
+    ``Q`` divide by (the solution holds where none vanishes)."""
 
     u: tuple[sp.Symbol, ...]
     kappa: sp.Symbol
@@ -90,6 +91,7 @@ class LinearFlowSolution:
     start: tuple[sp.Expr, ...]
     t: sp.Symbol
     derivation: Derivation
+    nonzero: tuple[sp.Expr, ...] = ()
 
     @property
     def symbols(self) -> tuple[sp.Symbol, ...]:
@@ -224,6 +226,12 @@ def linear_flow_solution(
     if isinstance(found, str):
         return found
     K, Q = found
+    # coefficient matching may divide by parameters (a solution valid where they are non-zero): the divisors are
+    # the closed form's ``nonzero``; a divisor that depends on the start would be a condition on it, refused
+    divisors = {sp.factor(sp.denom(sp.together(e))) for e in (*K, *Q)} - {sp.S.One}
+    shared = {model.symbol(n) for n in model.shared_param_names}
+    if any(not divisor.free_symbols <= shared for divisor in divisors):
+        return f"the decomposition divides by {sorted(map(str, divisors))}, which depend on the start"
     decomposition = Decomposition(tuple(x), K, Q, _generators(laws, constants), values)
     n = len(x)
     u = [fresh(f"u_{i + 1}") for i in range(n)]
@@ -231,7 +239,8 @@ def linear_flow_solution(
     start = tuple(model.init_symbol(name) for name in model.state_names)
     d = Derivation("projective linearization x = kappa u")
     record_steps(d, model, decomposition, u, kappa, t)
-    return LinearFlowSolution(tuple(u), kappa, K, Q, start, t, d), decomposition
+    nonzero = tuple(sorted(divisors, key=str))
+    return LinearFlowSolution(tuple(u), kappa, K, Q, start, t, d, nonzero), decomposition
 
 
 def record_steps(
