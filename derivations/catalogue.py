@@ -13,8 +13,11 @@ Built-in order (``REDUCTIONS``):
 
 1. ``one-state``: a unit with one state is its own scalar ODE;
 2. ``shared-clock``: the field :math:`(gA + C)x` and its shared scalar clock (``reduction.clock_reduction``);
-3. ``shared-clock-invariant-set``: the same on the invariant sets where some eigen-coordinates vanish;
-4. ``balanced-line``: all of a unit's states equal, when that line is invariant.
+3. ``projective-linear``: an uncoupled field :math:`Kx + s(x)x` on the level set of the laws (:math:`K` constant,
+   :math:`s` a quadratic form), solved by :math:`x = \kappa u`, :math:`u = e^{Kt}x_0`
+   (``projective.linear_flow_solution``);
+4. ``shared-clock-invariant-set``: the shared clock on the invariant sets where some eigen-coordinates vanish;
+5. ``balanced-line``: all of a unit's states equal, when that line is invariant.
 
 Methods (``METHODS``): ``riccati`` (constant coefficients, degree at most 2: the γ± factorization and partial
 fractions of ``riccati.riccati_solution``), ``separable`` (autonomous and rational: ``separable.implicit_solution``).
@@ -36,6 +39,7 @@ import sympy as sp
 from .closed_form import ClockSolution
 from .derivation import Derivation
 from .model import Model
+from .projective import linear_flow_solution
 from .reduction import (
     LinearStructure,
     ScalarReduction,
@@ -58,6 +62,7 @@ __all__ = [
     "ClockSolution",
     "Context",
     "OneState",
+    "ProjectiveLinear",
     "RationalSeparable",
     "Reduction",
     "Riccati",
@@ -238,6 +243,32 @@ class SharedClock(Reduction):
         yield _with_structure(context, structure, ())
 
 
+class ProjectiveLinear(Reduction):
+    """An uncoupled unit field ``K x + s(x) x`` modulo the laws, solved by the projective substitution
+    ``x = kappa u`` (``projective``; Kunin et al. 2024, the single neuron)."""
+
+    name = "projective-linear"
+    summary = "the field is K x + s(x) x on the laws' level set: x = kappa u, u = expm(K t) x_0"
+
+    def candidates(self, context: Context) -> Iterator[Candidate | str]:
+        if len(context.model.state_names) < 2:
+            return
+        model = context.model
+        found = linear_flow_solution(model, context.laws, context.t, context.fresh)
+        if isinstance(found, str):
+            yield found
+            return
+        solution, decomposition = found
+        yield Solved(
+            clocks=dict.fromkeys(solution.symbols, solution),
+            state={name: solution.kappa * u for name, u in zip(model.state_names, solution.u, strict=True)},
+            derivation=solution.derivation,
+            description="the field is K x + s(x) x on the laws' level set: x = kappa u, u = expm(K t) x_0, "
+            "kappa = (1 - 2 J)^(-1/2), J the integral of s(u)",
+            coordinates=dict(decomposition.constants),
+        )
+
+
 class SharedClockOnInvariantSets(Reduction):
     """The shared clock on the invariant sets where some eigen-coordinates vanish for every unit (e.g. weight decay
     from a balanced start), smallest sets first."""
@@ -310,7 +341,13 @@ class RationalSeparable(ScalarMethod):
         return implicit_solution(reduction.rhs, reduction.y, reduction.y0, context.t, tag)
 
 
-REDUCTIONS: tuple[Reduction, ...] = (OneState(), SharedClock(), SharedClockOnInvariantSets(), BalancedLine())
+REDUCTIONS: tuple[Reduction, ...] = (
+    OneState(),
+    SharedClock(),
+    ProjectiveLinear(),
+    SharedClockOnInvariantSets(),
+    BalancedLine(),
+)
 """The reductions ``solve`` tries, in this order (module docstring)."""
 
 METHODS: tuple[ScalarMethod, ...] = (Riccati(), RationalSeparable())

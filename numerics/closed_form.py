@@ -293,6 +293,8 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
     from derivations.riccati import RiccatiSolution
     from derivations.separable import ImplicitSolution
 
+    from . import linear_flow  # noqa: F401  (registers the evaluator of derivations.projective's clocks)
+
     solution = model.solution
     if isinstance(solution, Unsolved):
         return str(solution)
