@@ -103,4 +103,3 @@ def test_closed_form_satisfies_the_derived_flow_and_wrong_variants_do_not() -> N
     assert all(prove_zero(e, relations=rel).holds for e, rel in _residuals(model, result))
     assert not all(prove_zero(e, relations=rel).holds for e, rel in _residuals(model, result, s_sign=-1))
     assert not all(prove_zero(e, relations=rel).holds for e, rel in _residuals(model, result, transpose_U=True))
-
