@@ -35,7 +35,7 @@ al. 2025): their solution is a matrix Riccati equation, :math:`Z = MN^{-1}` by l
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -241,7 +241,11 @@ def _all_zero(residuals: list[sp.Expr], relations: tuple[sp.Expr, ...] = ()) -> 
     return Proof(True, f"{len(residuals)} residuals, each proved zero", True)
 
 
-def aligned_modes(model: Model, structure: ProductStructure, fresh) -> tuple[AlignedModes, dict, dict, Derivation]:
+Aligned = tuple[AlignedModes, dict[str, sp.Expr], dict[sp.Symbol, sp.Expr], Derivation]
+"""What :func:`aligned_modes` derives: the clock, the state, the sums along it and the derivation."""
+
+
+def aligned_modes(model: Model, structure: ProductStructure, fresh: Callable[..., sp.Symbol]) -> Aligned:
     """The aligned-set solution of a product structure: the clock, the state (name → expression in the clocks),
     the sums along it and the derivation (every step checked exactly). ``fresh(base)`` gives unused symbols.
 
@@ -318,7 +322,7 @@ def aligned_modes(model: Model, structure: ProductStructure, fresh) -> tuple[Ali
     orthonormal_R = tuple(gram[i, j] - (1 if i == j else 0) for i in range(r) for j in range(i, r))
     along_matrix = U * A * B * V.T
     summed = U * A * gram * B * V.T  # sum over the units j of w1_j w2_j^T, G = R^T R
-    along = {}
+    along: dict[sp.Symbol, sp.Expr] = {}
     for k in range(d):
         for m in range(c):
             q = structure.products[k][m]
@@ -400,7 +404,7 @@ def _orthonormal(M: sp.Matrix) -> tuple[sp.Expr, ...]:
     return tuple(sp.expand(gram[i, j] - (1 if i == j else 0)) for i in range(M.cols) for j in range(i, M.cols))
 
 
-def candidates(model: Model, fresh) -> Iterator[object]:
+def candidates(model: Model, fresh: Callable[..., sp.Symbol]) -> Iterator[Aligned | str]:
     """The matrix-modes candidate (``catalogue.MatrixModes``): a reason, or ``(clock, state, along, derivation)``."""
     structure = product_structure(model)
     if isinstance(structure, str):

@@ -52,7 +52,7 @@ targets = st.lists(st.floats(0.2, 2.0), min_size=2, max_size=2, unique=True).fil
 
 
 def _linear_network_inputs(d, c, p, seed, s, a, b, exact: bool):
-    U, V, R, Sxy, W1, W2T = _case(seed, d, c, p, s, a, b)
+    _, _, _, Sxy, W1, W2T = _case(seed, d, c, p, s, a, b)
     to = (lambda v: v) if exact else np.vectorize(float)
     params = moment_params(np.eye(d, dtype=int) * (mpmath.mpf(1) if exact else 1.0), to(Sxy))
     return params, weights_to_init(to(W1), to(W2T).T)
@@ -103,19 +103,19 @@ def test_off_the_aligned_set_and_correlated_inputs_are_refused() -> None:
     model = linear_network(2, 2)
     params, init = _linear_network_inputs(2, 2, 2, 3, [1.3, 0.4], [0.5, -0.3], [0.2, 0.6], exact=False)
     moved = {**init, "W1_1": init["W1_1"] + np.array([1e-6, 0.0])}
-    with pytest.raises(ValueError, match="init: .*aligned set"):
+    with pytest.raises(ValueError, match=r"init: .*aligned set"):
         trajectory(model, [0.5], params, moved)
     # Syy raised so that the moments stay realizable with the correlated Sxx
     correlated = {**params, "Sxx_1_2": 0.1, "Syy_1_1": params["Syy_1_1"] + 1, "Syy_2_2": params["Syy_2_2"] + 1}
-    with pytest.raises(ValueError, match="params: .*whitened"):
+    with pytest.raises(ValueError, match=r"params: .*whitened"):
         trajectory(model, [0.5], correlated, init)
     # the closed form holds there: tiny violations of the alignment (rounding) are accepted
     trajectory(model, [0.5], params, {**init, "W1_1": init["W1_1"] * (1 + 1e-15)})
 
 
 def test_wrong_variants_disagree_with_the_integration() -> None:
-    """W1 = U A(t) R^T from the mode closed form with s -> -s, or with U's columns swapped, is far from the derived flow,
-    while the right one agrees: the comparison can fail."""
+    """W1 = U A(t) R^T from the mode closed form with s -> -s, or with U's columns swapped, is far from the
+    derived flow, while the right one agrees: the comparison can fail."""
     d = c = p = 2
     U, V, R, Sxy, W1, W2T = _case(11, d, c, p, [1.3, 0.4], [0.5, -0.3], [0.2, 0.6])
     floats = np.vectorize(float)
