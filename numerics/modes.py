@@ -4,9 +4,10 @@ For each start: the thin SVD :math:`\Sigma_{xy} = USV^\top` (``numpy.linalg.svd`
 the working precision), the projection of the start on it (:math:`C_1 = U^\top W_1 = AR^\top`,
 :math:`C_2 = V^\top W_2^\top = BR^\top`: each mode's row gives its values :math:`a_\alpha`, :math:`b_\alpha` and
 the unit vector :math:`R_\alpha`), a check that the start is aligned (it is rebuilt from the projection and the
-:math:`R_\alpha` of the nonzero modes are orthogonal, to ``ALIGNED_TOLERANCE`` relative; else a ``ValueError``
-naming ``init``), then each mode's trajectory by the registered mode model's closed form (``deep_linear_whitened``,
-``numerics.closed_form``), and the clock symbols' values: :math:`U`, :math:`s`, :math:`V` per start, :math:`R_j`
+modes' rows :math:`a_\alpha R_\alpha` are orthogonal, to ``ALIGNED_TOLERANCE`` relative; else a ``ValueError``
+naming ``init``; a mode within rounding of zero, ``ROUNDING``, or within the tolerance of zero and not orthogonal
+to a larger one, is zero), then each mode's trajectory by the registered mode model's closed form
+(``deep_linear_whitened``, ``numerics.closed_form``), and the clock symbols' values: :math:`U`, :math:`s`, :math:`V` per start, :math:`R_j`
 per unit, :math:`a_\alpha(t)`, :math:`b_\alpha(t)` per start and time; the state is then
 :math:`W_1 = UA(t)R^\top`, :math:`W_2^\top = VB(t)R^\top` (the closed form's state expressions).
 
@@ -32,12 +33,17 @@ from .evaluate import apply
 if TYPE_CHECKING:
     from derivations.modes import AlignedModes
 
-__all__ = ["ALIGNED_TOLERANCE", "CompiledModes", "Projection", "compile_modes", "project", "register"]
+__all__ = ["ALIGNED_TOLERANCE", "ROUNDING", "CompiledModes", "Projection", "compile_modes", "project", "register"]
 
 ALIGNED_TOLERANCE = 1e-12
 """A start is aligned if it is rebuilt from its projection on the SVD frame to this times its largest entry, and
 the mode directions of its nonzero modes are orthogonal to this tolerance (as ``CONDITION_TOLERANCE`` of
 ``numerics.closed_form``)."""
+
+
+ROUNDING = 64
+"""A mode whose projection is at most this many units of rounding (float64's eps, or mpmath's at the working
+precision) times the start's largest entry is zero."""
 
 
 @dataclass(frozen=True)
@@ -92,30 +98,41 @@ def project(
     zero = 0.0 if machine else mpmath.mpf(0)
     a, b = np.full(r, zero, dtype=U.dtype), np.full(r, zero, dtype=U.dtype)
     R = np.full((r, p), zero, dtype=U.dtype)
+    scale = max([abs(x) for x in (*np.ravel(W1), *np.ravel(W2T))] or [zero])
+    # a mode within rounding of zero (the projection's own error) is zero: it stays zero, its direction is noise
+    rounding = ROUNDING * (np.finfo(float).eps if machine else mpmath.eps) * scale
     for al in range(r):
         n1, n2 = sqrt(np.dot(C1[al], C1[al])), sqrt(np.dot(C2[al], C2[al]))
-        if n1 == 0 and n2 == 0:
-            continue  # a zero mode stays zero: its direction is irrelevant
+        if max(n1, n2) <= rounding:
+            continue
         if n1 >= n2:
             R[al] = C1[al] / n1
             a[al], b[al] = n1, np.dot(C2[al], R[al])
         else:
             R[al] = C2[al] / n2
             a[al], b[al] = np.dot(C1[al], R[al]), n2
-    scale = max([abs(x) for x in (*np.ravel(W1), *np.ravel(W2T))] or [zero])
+    # the start's mode rows C_alpha = m_alpha R_alpha must be orthogonal: |m_alpha m_beta R_alpha . R_beta| within
+    # the tolerance (relative to scale^2); a mode that small but not orthogonal to a larger one is within the
+    # tolerance of zero and taken as zero (else the evaluated directions would couple)
+    size = [max(abs(x), abs(y)) for x, y in zip(a, b, strict=True)]
+    crossed = zero
+    for i in range(r):
+        for j in range(r):
+            overlap = abs(np.dot(R[i], R[j]))
+            if i == j or size[i] == 0 or size[j] == 0 or size[i] > size[j] or overlap <= tolerance:
+                continue
+            crossed = max(crossed, size[i] * size[j] * overlap / scale**2)
+            a[i], b[i], R[i], size[i] = zero, zero, zero * R[i], zero
     rebuilt = max(
         [abs(x) for x in (*np.ravel(W1 - U @ (a[:, None] * R)), *np.ravel(W2T - V @ (b[:, None] * R)))] or [zero]
     )
-    gram = R @ R.T
-    nonzero = [al for al in range(r) if a[al] != 0 or b[al] != 0]
-    crossed = max([abs(gram[i, j]) for i in nonzero for j in nonzero if i != j] or [zero])
     if rebuilt > tolerance * scale or crossed > tolerance:
         gaps = [abs(s[i] - s[j]) for i in range(r) for j in range(i + 1, r)]
         repeated = bool(gaps) and min(gaps) <= 1e-8 * max(abs(x) for x in s)
         raise ValueError(
             "init: the closed form of a matrix network holds on the aligned set W1 = U A R^T, W2^T = V B R^T "
-            f"(Sxy = U S V^T); this start is off it (rebuilt to {float(rebuilt / scale):.3g} relative, mode "
-            f"directions orthogonal to {float(crossed):.3g}; tolerance {tolerance:.0e})"
+            f"(Sxy = U S V^T); this start is off it (rebuilt to {float(rebuilt / scale):.3g} relative, its modes "
+            f"orthogonal to {float(crossed):.3g}; tolerance {tolerance:.0e})"
             + (
                 "; Sxy has a repeated singular value, so its frame is not unique: an aligned start must use the "
                 "frame numpy.linalg.svd / mpmath.svd_r computes"

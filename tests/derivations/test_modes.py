@@ -46,9 +46,10 @@ def test_models_that_are_no_matrix_network_say_why() -> None:
     assert isinstance(product_structure(models.get("diagonal_linear_network")), str)
 
 
+@pytest.mark.parametrize("users", [False, True])
 @pytest.mark.parametrize(("d", "c"), SIZES)
-def test_solved_on_the_aligned_set_every_step_exact(users_network, d: int, c: int) -> None:
-    for model in (linear_network(d, c), users_network(d, c)):
+def test_solved_on_the_aligned_set_every_step_exact(users_network, d: int, c: int, users: bool) -> None:
+    for model in (users_network(d, c) if users else linear_network(d, c),):
         result = solve(model)
         assert isinstance(result, ClosedForm), result
         checks = result.derivation.check()
@@ -58,7 +59,7 @@ def test_solved_on_the_aligned_set_every_step_exact(users_network, d: int, c: in
         # off the aligned set: the reason of the general start is kept
         assert isinstance(result.general, Unsolved) and "Jacobian depends on" in result.general.reason
         assert any("aligned start" in a for a in result.derivation.assumptions)
-    assert any("Sxx = I" in a for a in solve(linear_network(d, c)).derivation.assumptions)
+    assert users or any("Sxx = I" in a for a in solve(linear_network(d, c)).derivation.assumptions)
 
 
 def test_correlated_input_is_refused_with_the_reason(users_network) -> None:
@@ -103,3 +104,12 @@ def test_closed_form_satisfies_the_derived_flow_and_wrong_variants_do_not() -> N
     assert all(prove_zero(e, relations=rel).holds for e, rel in _residuals(model, result))
     assert not all(prove_zero(e, relations=rel).holds for e, rel in _residuals(model, result, s_sign=-1))
     assert not all(prove_zero(e, relations=rel).holds for e, rel in _residuals(model, result, transpose_U=True))
+
+
+def test_the_modes_are_the_registered_closed_forms() -> None:
+    """The matrix closed form's modes follow deep_linear_whitened's derivation, step for step, and
+    lambda_balanced's closed form is the same mode solution (so their claims keep their status)."""
+    mode = solve("deep_linear_whitened")
+    steps = [s for s in solve(linear_network(2, 2)).derivation.steps if s.key.startswith("mode_") or s.key == "mode"]
+    assert [s.relation for s in steps] == [s.relation for s in mode.derivation.steps]
+    assert solve("lambda_balanced").state == mode.state

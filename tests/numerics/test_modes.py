@@ -133,3 +133,51 @@ def test_wrong_variants_disagree_with_the_integration() -> None:
     assert np.max(np.abs(right - flow)) <= 1e-9
     assert np.max(np.abs(rebuilt([-1.3, -0.4], U) - flow)) > 1e-2
     assert np.max(np.abs(rebuilt([1.3, 0.4], U[:, ::-1]) - flow)) > 1e-2
+
+
+def _float_case(seed: int, d: int, c: int, p: int, a: list[float], b: list[float]):
+    """An aligned float64 case with len(a) <= min(d, c, p) nonzero modes (the others zero)."""
+    rng = np.random.default_rng(seed)
+    r = min(d, c)
+    U, V = np.linalg.qr(rng.normal(size=(d, r)))[0], np.linalg.qr(rng.normal(size=(c, r)))[0]
+    Sxy = U @ np.diag(np.sort(rng.uniform(0.3, 2.0, size=r))[::-1]) @ V.T
+    R = np.linalg.qr(rng.normal(size=(p, p)))[0][:, : len(a)]
+    A, B = np.zeros((r, len(a))), np.zeros((r, len(a)))
+    A[: len(a)], B[: len(a)] = np.diag(a), np.diag(b)
+    return moment_params(np.eye(d), Sxy), weights_to_init(U @ A @ R.T, (V @ B @ R.T).T)
+
+
+@pytest.mark.parametrize(
+    ("d", "c", "p", "a", "b"),
+    [
+        (2, 3, 2, [0.3, 0.1], [0.2, -0.4]),  # d < c
+        (3, 2, 1, [0.3], [0.2]),  # fewer units than modes: one mode zero
+        (2, 2, 3, [0.0, 0.3], [0.0, 0.2]),  # a zero mode, more units than modes
+        (2, 2, 2, [0.0, 0.3], [0.5, 0.2]),  # a mode with a = 0 that grows
+    ],
+)
+def test_shapes_and_zero_modes_vs_dop853(d, c, p, a, b) -> None:
+    model = linear_network(d, c)
+    params, init = _float_case(d + 10 * c + 100 * p, d, c, p, a, b)
+    t = [0.0, 0.7, 2.0]
+    closed, reference = trajectory(model, t, params, init), trajectory(model, t, params, init, method="scipy")
+    assert max(np.max(np.abs(closed[n] - reference[n])) for n in model.state_names) <= 1e-9
+    exact = trajectory(model, t, params, init, dps=30)
+    pairs = [(x, y) for n in model.state_names for x, y in zip(exact[n].ravel(), closed[n].ravel(), strict=True)]
+    assert max(float(abs(x - y)) for x, y in pairs) <= 1e-14
+
+
+def test_batched_starts_and_moments() -> None:
+    model = linear_network(2, 2)
+    cases = [
+        _float_case(seed, 2, 2, 2, a, b) for seed, a, b in ((1, [0.3, 0.1], [0.2, 0.4]), (2, [0.1, -0.5], [0.6, 0.1]))
+    ]
+    params = {k: np.array([cases[0][0][k], cases[1][0][k]]) for k in cases[0][0]}
+    init = {k: np.stack([cases[0][1][k], cases[1][1][k]]) for k in cases[0][1]}
+    closed, reference = (
+        trajectory(model, [0.5, 1.5], params, init),
+        trajectory(model, [0.5, 1.5], params, init, "scipy"),
+    )
+    assert closed["W1_1"].shape == (2, 2, 2)
+    assert max(np.max(np.abs(closed[n] - reference[n])) for n in model.state_names) <= 1e-9
+    assert np.max(np.abs(closed["loss"] - reference["loss"])) <= 1e-9
