@@ -8,8 +8,8 @@ modes' rows :math:`a_\alpha R_\alpha` are orthogonal, to ``ALIGNED_TOLERANCE`` r
 naming ``init``; a mode within rounding of zero, ``ROUNDING``, or within the tolerance of zero and not orthogonal
 to a larger one, is zero), then each mode's trajectory by the registered mode model's closed form
 (``deep_linear_whitened``, ``numerics.closed_form``), and the clock symbols' values: :math:`U`, :math:`s`,
-:math:`V` per start, :math:`R_j` per unit, :math:`a_\alpha(t)`, :math:`b_\alpha(t)` per start and time; the state is then
-:math:`W_1 = UA(t)R^\top`, :math:`W_2^\top = VB(t)R^\top` (the closed form's state expressions).
+:math:`V` per start, :math:`R_j` per unit, :math:`a_\alpha(t)`, :math:`b_\alpha(t)` per start and time; the state is
+then :math:`W_1 = UA(t)R^\top`, :math:`W_2^\top = VB(t)R^\top` (the closed form's state expressions).
 
 A repeated singular value of :math:`\Sigma_{xy}` leaves the frame within its singular space free: a start aligned
 with another choice of frame is refused (the error says so). :math:`\Sigma_{xx}` must be the identity (to the same
