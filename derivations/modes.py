@@ -28,9 +28,15 @@ on the set (:math:`P = UABV^\top` from :math:`R^\top R = I`) and the back-substi
 field (modulo :math:`U^\top U = V^\top V = I`, a Gröbner normal form), followed by the mode model's own
 derivation. Off the aligned set the pipeline keeps its reason (``ClosedForm.general``).
 
-Not covered: λ-balanced starts that are not aligned (:math:`W_2W_2^\top - W_1^\top W_1 = \lambda I`, Dominé et
-al. 2025): their solution is a matrix Riccati equation, :math:`Z = MN^{-1}` by linearization; an aligned
-λ-balanced start is an aligned start and is solved here.
+Not covered: λ-balanced starts off the aligned set (:math:`W_2W_2^\top - W_1^\top W_1 = \lambda I`, Dominé et
+al. 2025). There :math:`Q = [W_1; W_2^\top]` obeys :math:`\dot Q = FQ - \tfrac12 QQ^\top Q`,
+:math:`F = [[-\tfrac\lambda2 I, \Sigma_{xy}], [\Sigma_{yx}, \tfrac\lambda2 I]]`, and with :math:`Y = e^{Ft}Q_0`,
+:math:`M = I + Q_0^\top\int_0^t e^{2Fs}ds\,Q_0` the product :math:`QQ^\top = YM^{-1}Y^\top` is closed (the matrix
+Riccati equation, linearized; ``proofs_check.papers.domine2025.unaligned``), but the units' own state is
+:math:`Q = YG` with :math:`GG^\top = M^{-1}` and :math:`\dot G = -\tfrac12 M^{-1}\dot M G`, a time-ordered
+exponential unless :math:`M` and :math:`\dot M` commute (as on the aligned set): a per-unit closed form does not
+exist in this form, only one for the sums :math:`P = W_1W_2` (a block of :math:`QQ^\top`). An aligned λ-balanced
+start is an aligned start and is solved here.
 """
 
 from __future__ import annotations
