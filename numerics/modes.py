@@ -11,6 +11,9 @@ to a larger one, is zero), then each mode's trajectory by the registered mode mo
 :math:`V` per start, :math:`R_j` per unit, :math:`a_\alpha(t)`, :math:`b_\alpha(t)` per start and time; the state is
 then :math:`W_1 = UA(t)R^\top`, :math:`W_2^\top = VB(t)R^\top` (the closed form's state expressions).
 
+The values are those of the aligned start rebuilt from the projection: with ``dps``, give a start aligned to that
+many digits (``mpmath.mpf`` entries), as the tests do; a float64 start is aligned to its rounding only.
+
 A repeated singular value of :math:`\Sigma_{xy}` leaves the frame within its singular space free: a start aligned
 with another choice of frame is refused (the error says so). :math:`\Sigma_{xx}` must be the identity (to the same
 tolerance): other parameters are a ``ValueError`` naming ``params``.
