@@ -32,7 +32,7 @@ Not covered: λ-balanced starts off the aligned set (:math:`W_2W_2^\top - W_1^\t
 al. 2025). There :math:`Q = [W_1; W_2^\top]` obeys :math:`\dot Q = FQ - \tfrac12 QQ^\top Q`,
 :math:`F = [[-\tfrac\lambda2 I, \Sigma_{xy}], [\Sigma_{yx}, \tfrac\lambda2 I]]`, and with :math:`Y = e^{Ft}Q_0`,
 :math:`M = I + Q_0^\top\int_0^t e^{2Fs}ds\,Q_0` the product :math:`QQ^\top = YM^{-1}Y^\top` is closed (the matrix
-Riccati equation, linearized; ``proofs_check.papers.domine2025.unaligned``), but the units' own state is
+Riccati equation, linearized: Dominé et al.'s QQᵀ solution), but the units' own state is
 :math:`Q = YG` with :math:`GG^\top = M^{-1}` and :math:`\dot G = -\tfrac12 M^{-1}\dot M G`, a time-ordered
 exponential unless :math:`M` and :math:`\dot M` commute (as on the aligned set): a per-unit closed form does not
 exist in this form, only one for the sums :math:`P = W_1W_2` (a block of :math:`QQ^\top`). An aligned λ-balanced

@@ -31,33 +31,43 @@ class CompiledClock(Protocol):
         ...
 
 
-_COMPILERS: dict[type, Callable[[Any, Arithmetic], CompiledClock]] = {}
+_COMPILERS: dict[str, Callable[[Any, Arithmetic], CompiledClock]] = {}
 
 
-def register_clock(kind: type, compiler: Callable[[Any, Arithmetic], CompiledClock]) -> None:
+def _qualified(kind: type) -> str:
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def register_clock(kind: type | str, compiler: Callable[[Any, Arithmetic], CompiledClock]) -> None:
     """Register how to compile a kind of clock solution.
 
     Arguments:
-        kind: the class of the solution (e.g. ``derivations.quadrature.QuadratureSolution``).
+        kind: the class of the solution (e.g. ``derivations.quadrature.QuadratureSolution``), or its qualified
+            name (``"derivations.modes.AlignedModes"``), so that a numerics module registers its evaluator at
+            import without importing the class's module (and SymPy).
         compiler: called with a solution of that class and an arithmetic, returns its ``CompiledClock``.
 
     Raises:
-        TypeError: ``kind`` is not a class or ``compiler`` is not callable.
+        TypeError: ``kind`` is not a class or a dotted name, or ``compiler`` is not callable.
         ValueError: another compiler is registered for ``kind``.
     """
-    if not isinstance(kind, type):
-        raise TypeError(f"kind must be a class, got {kind!r}")
+    if isinstance(kind, str) and "." in kind:
+        key = kind
+    elif isinstance(kind, type):
+        key = _qualified(kind)
+    else:
+        raise TypeError(f"kind must be a class or its qualified name 'module.Class', got {kind!r}")
     if not callable(compiler):
         raise TypeError(f"compiler must be callable, got {type(compiler).__name__}")
-    known = _COMPILERS.get(kind)
+    known = _COMPILERS.get(key)
     if known is not None and known is not compiler:
-        raise ValueError(f"a different compiler is already registered for {kind.__name__}")
-    _COMPILERS[kind] = compiler
+        raise ValueError(f"a different compiler is already registered for {key}")
+    _COMPILERS[key] = compiler
 
 
 def registered(solution: object) -> bool:
     """Whether a compiler is registered for the class of ``solution``."""
-    return type(solution) in _COMPILERS
+    return _qualified(type(solution)) in _COMPILERS
 
 
 def compile_clock(solution: object, ctx: Arithmetic) -> CompiledClock:
@@ -66,7 +76,7 @@ def compile_clock(solution: object, ctx: Arithmetic) -> CompiledClock:
     Raises:
         ValueError: no compiler is registered for its class (the closed form cannot be evaluated numerically).
     """
-    compiler = _COMPILERS.get(type(solution))
+    compiler = _COMPILERS.get(_qualified(type(solution)))
     if compiler is None:
         raise ValueError(
             f"no numerical evaluator is registered for clocks of kind {type(solution).__name__} "

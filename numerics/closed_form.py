@@ -293,9 +293,6 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
     from derivations.riccati import RiccatiSolution
     from derivations.separable import ImplicitSolution
 
-    from .modes import register
-
-    register()  # the evaluator of the matrix modes' clocks (derivations.modes)
     solution = model.solution
     if isinstance(solution, Unsolved):
         return str(solution)

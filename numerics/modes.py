@@ -36,7 +36,7 @@ from .evaluate import apply
 if TYPE_CHECKING:
     from derivations.modes import AlignedModes
 
-__all__ = ["ALIGNED_TOLERANCE", "ROUNDING", "CompiledModes", "Projection", "compile_modes", "project", "register"]
+__all__ = ["ALIGNED_TOLERANCE", "ROUNDING", "CompiledModes", "Projection", "compile_modes", "project"]
 
 ALIGNED_TOLERANCE = 1e-12
 """A start is aligned if it is rebuilt from its projection on the SVD frame to this times its largest entry, and
@@ -272,9 +272,4 @@ def compile_modes(solution: AlignedModes, ctx: Arithmetic) -> CompiledModes:
     )
 
 
-def register() -> None:
-    """Register :func:`compile_modes` for ``derivations.modes.AlignedModes`` (``numerics.clocks``); called by the
-    closed-form compiler, which imports ``derivations`` anyway (``import numerics`` does not import SymPy)."""
-    from derivations.modes import AlignedModes
-
-    register_clock(AlignedModes, compile_modes)
+register_clock("derivations.modes.AlignedModes", compile_modes)  # by name: no SymPy at import
