@@ -416,7 +416,9 @@ def candidates(model: Model, fresh: Callable[..., sp.Symbol]) -> Iterator[Aligne
     if isinstance(structure, str):
         yield structure
         return
-    if not structure.sxx.free_symbols and structure.sxx != sp.eye(len(structure.first)):
+    eye = sp.eye(len(structure.first))
+    fixed = [(i, j) for i in range(eye.rows) for j in range(eye.cols) if not structure.sxx[i, j].free_symbols]
+    if any(sp.simplify(structure.sxx[i, j] - eye[i, j]) != 0 for i, j in fixed):
         yield (
             f"the input is not whitened: Sxx = {structure.sxx.tolist()} is not the identity (the aligned modes "
             "need Sxx = I; whiten x first)"
