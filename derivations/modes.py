@@ -47,6 +47,7 @@ from functools import cache
 
 import sympy as sp
 
+from . import registry
 from .closed_form import ClosedForm
 from .derivation import Derivation
 from .model import Model
@@ -230,9 +231,7 @@ class AlignedModes:
 @cache
 def mode_closed_form() -> ClosedForm:
     """The closed form of the registered mode model ``deep_linear_whitened`` (``derivations.solve``)."""
-    from . import registry
-
-    solution = registry.get("deep_linear_whitened").solution
+    solution = registry_mode_model().solution
     if not isinstance(solution, ClosedForm):
         raise ValueError(f"the mode model is not solved: {solution}")
     return solution
@@ -268,8 +267,7 @@ def aligned_modes(model: Model, structure: ProductStructure, fresh: Callable[...
     """
     d, c = len(structure.first), len(structure.second)
     r = min(d, c)
-    modes = mode_closed_form()
-    mode = registry_mode_model()
+    modes, mode = mode_closed_form(), registry_mode_model()
     U = sp.Matrix(d, r, lambda k, al: fresh(f"U_{k + 1}_{al + 1}", real=True))
     V = sp.Matrix(c, r, lambda m, al: fresh(f"V_{m + 1}_{al + 1}", real=True))
     s = tuple(fresh(f"s_{al + 1}", nonnegative=True) for al in range(r))
@@ -395,8 +393,6 @@ def aligned_modes(model: Model, structure: ProductStructure, fresh: Callable[...
 
 def registry_mode_model() -> Model:
     """The registered mode model ``deep_linear_whitened`` (``aligned_modes.mode_model``)."""
-    from . import registry
-
     return registry.get("deep_linear_whitened")
 
 
