@@ -16,8 +16,11 @@ Built-in order (``REDUCTIONS``):
 3. ``projective-linear``: an uncoupled field :math:`Kx + s(x)x` on the level set of the laws (:math:`K` constant,
    :math:`s` a quadratic form), solved by :math:`x = \kappa u`, :math:`u = e^{Kt}x_0`
    (``projective.linear_flow_solution``);
-4. ``shared-clock-invariant-set``: the shared clock on the invariant sets where some eigen-coordinates vanish;
-5. ``balanced-line``: all of a unit's states equal, when that line is invariant.
+4. ``matrix-modes``: a matrix network :math:`W_2W_1x` (read off the field: :math:`\dot w_1 = (\Sigma_{xy} -
+   \Sigma_{xx}P)w_2`, :math:`\dot w_2 = (\Sigma_{xy} - \Sigma_{xx}P)^\top w_1`) with whitened input, on the aligned
+   invariant set, mode by mode by the ``deep_linear_whitened`` closed form (``derivations.modes``);
+5. ``shared-clock-invariant-set``: the shared clock on the invariant sets where some eigen-coordinates vanish;
+6. ``balanced-line``: all of a unit's states equal, when that line is invariant.
 
 Methods (``METHODS``): ``riccati`` (constant coefficients, degree at most 2: the γ± factorization and partial
 fractions of ``riccati.riccati_solution``), ``separable`` (autonomous and rational: ``separable.implicit_solution``).
@@ -36,6 +39,7 @@ from typing import ClassVar
 
 import sympy as sp
 
+from . import modes
 from .closed_form import ClockSolution
 from .derivation import Derivation
 from .model import Model
@@ -61,6 +65,7 @@ __all__ = [
     "Candidate",
     "ClockSolution",
     "Context",
+    "MatrixModes",
     "OneState",
     "ProjectiveLinear",
     "RationalSeparable",
@@ -287,6 +292,35 @@ class SharedClockOnInvariantSets(Reduction):
             yield _with_structure(context, structure, zero)
 
 
+class MatrixModes(Reduction):
+    """A matrix network :math:`W_2W_1x` with whitened input on the aligned set (``derivations.modes``): the field
+    is recognised from its form, the aligned ansatz checked against it and each mode solved by the registered
+    mode model. Silent for models whose sums are not products of two states."""
+
+    name = "matrix-modes"
+    summary = (
+        "a matrix network W2 W1 x with whitened input, aligned start W1 = U A R^T, W2^T = V B R^T: one scalar flow "
+        "per mode (Saxe et al. 2014), solved by deep_linear_whitened"
+    )
+    general = False
+
+    def candidates(self, context: Context) -> Iterator[Candidate | str]:
+        if len(context.model.state_names) < 3 or not modes.has_product_sums(context.model):
+            return
+        for found in modes.candidates(context.model, context.fresh):
+            if isinstance(found, str):
+                yield found
+                continue
+            clock, state, along, derivation = found
+            yield Solved(
+                {symbol: clock for symbol in clock.symbols},
+                state,
+                derivation,
+                f"aligned modes of the matrix network ({len(clock.s)} modes of {clock.mode_model})",
+                along=along,
+            )
+
+
 class BalancedLine(Reduction):
     """All of a unit's states equal, when the flow preserves that line and the units do not couple."""
 
@@ -345,6 +379,7 @@ REDUCTIONS: tuple[Reduction, ...] = (
     OneState(),
     SharedClock(),
     ProjectiveLinear(),
+    MatrixModes(),
     SharedClockOnInvariantSets(),
     BalancedLine(),
 )

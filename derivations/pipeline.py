@@ -101,8 +101,9 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
                     found = replace(found, reduction=reduction.name, notes=notes)
                 if found is None:
                     continue
-                if isinstance(found, ClosedForm) and found.condition:
-                    # only on an invariant set: why the general start is not solved (the first reason)
+                if isinstance(found, ClosedForm) and (found.condition or not reduction.general):
+                    # only on an invariant set (a condition on the start, or one the evaluator checks, e.g. the
+                    # aligned set of the matrix modes): why the general start is not solved (the first reason)
                     return replace(found, general=_unsolved(model, reasons[:1], Derivation("")))
                 return found
         except Exception as error:  # a reduction that fails on a valid model is a reason, not a crash

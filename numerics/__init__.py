@@ -7,6 +7,8 @@ the disk cache (``numerics.cache``) is evaluated without importing SymPy.
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from . import modes  # noqa: F401  (imported to register the evaluator of the matrix modes' clocks, numerics.clocks)
+
 if TYPE_CHECKING:  # the static view of the lazy imports below, so that type checkers know the functions' signatures
     from ._trajectory import trajectory
     from .alternating import agf

@@ -42,25 +42,27 @@ def register_clock(kind: type | str, compiler: Callable[[Any, Arithmetic], Compi
     """Register how to compile a kind of clock solution.
 
     Arguments:
-        kind: the class of the solution (e.g. ``derivations.quadrature.QuadratureSolution``), or its qualified name
-            (``"derivations.quadrature.QuadratureSolution"``), so that a numerics module registers without importing
-            ``derivations`` (and SymPy) when it is loaded, e.g. by unpickling a cached closed form.
+        kind: the class of the solution (e.g. ``derivations.quadrature.QuadratureSolution``), or its qualified
+            name (``"derivations.modes.AlignedModes"``), so that a numerics module registers its evaluator at
+            import without importing the class's module (and SymPy).
         compiler: called with a solution of that class and an arithmetic, returns its ``CompiledClock``.
 
     Raises:
-        TypeError: ``kind`` is not a class or a qualified name, or ``compiler`` is not callable.
+        TypeError: ``kind`` is not a class or a dotted name, or ``compiler`` is not callable.
         ValueError: another compiler is registered for ``kind``.
     """
-    if isinstance(kind, type):
-        kind = _qualified(kind)
-    elif not (isinstance(kind, str) and "." in kind):
-        raise TypeError(f"kind must be a class or its qualified name (module.Class), got {kind!r}")
+    if isinstance(kind, str) and "." in kind:
+        key = kind
+    elif isinstance(kind, type):
+        key = _qualified(kind)
+    else:
+        raise TypeError(f"kind must be a class or its qualified name 'module.Class', got {kind!r}")
     if not callable(compiler):
         raise TypeError(f"compiler must be callable, got {type(compiler).__name__}")
-    known = _COMPILERS.get(kind)
+    known = _COMPILERS.get(key)
     if known is not None and known is not compiler:
-        raise ValueError(f"a different compiler is already registered for {kind}")
-    _COMPILERS[kind] = compiler
+        raise ValueError(f"a different compiler is already registered for {key}")
+    _COMPILERS[key] = compiler
 
 
 def registered(solution: object) -> bool:

@@ -9,6 +9,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
@@ -33,3 +34,46 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     with contextlib.suppress(Exception):
         import hypothesis.extra._patching  # noqa: F401
+
+
+@pytest.fixture(scope="session")
+def users_network():
+    """A builder of a user's own matrix network ``f = W2 W1 x`` (code orientation) defined through the Model API:
+    unit j carries row j of W1 (states ``u_1 … u_d``) and column j of W2 (``v_1 … v_c``), whitened input
+    (``E[x x^T] = I``) and a linear teacher ``y = T x`` (shared parameters ``T_m_k``); the units couple through
+    the sums ``Q_m_k`` of ``v_m u_k``. ``users_network(d, c, moments)`` takes another input second-moment
+    function ``moments(i, j)`` (default the identity)."""
+    import sympy as sp
+
+    from derivations import Model, Quantity
+
+    def build(d: int, c: int, moments=None) -> Model:
+        u = [sp.Symbol(f"u_{k + 1}", real=True) for k in range(d)]
+        v = [sp.Symbol(f"v_{m + 1}", real=True) for m in range(c)]
+
+        def network(s, x):
+            hidden = [sum(s[f"u_{k + 1}"][j] * x[k] for k in range(d)) for j in range(len(s["u_1"]))]
+            return tuple(sum(s[f"v_{m + 1}"][j] * h for j, h in enumerate(hidden)) for m in range(c))
+
+        def target(s, x):
+            return tuple(sum(s[f"T_{m + 1}_{k + 1}"] * x[k] for k in range(d)) for m in range(c))
+
+        return Model(
+            name=f"users_W2W1_{d}x{c}" + ("" if moments is None else "_correlated"),
+            title=f"a user's matrix network W2 W1 x (d = {d}, c = {c})",
+            reference="a user's model",
+            state_names=(*map(str, u), *map(str, v)),
+            unit_param_names=(),
+            shared_param_names=tuple(f"T_{m + 1}_{k + 1}" for m in range(c) for k in range(d)),
+            network=network,
+            target=target,
+            moment=lambda s, i, j: (sp.S.One if i == j else sp.S.Zero) if moments is None else moments(i, j),
+            input_dim=lambda p: d,
+            quantities={
+                f"Q_{m + 1}_{k + 1}": Quantity("sum", v[m] * u[k], f"(W2 W1)_{m + 1},{k + 1}")
+                for m in range(c)
+                for k in range(d)
+            },
+        )
+
+    return build

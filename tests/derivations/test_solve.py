@@ -115,10 +115,12 @@ def test_implicit_solution_of_a_separable_equation() -> None:
 
 
 def test_every_registered_model_is_solved_or_says_why() -> None:
-    expected_unsolved = {"power_activation": "one clock per unit", "linear_network": "not (g A + C) x"}
+    expected_unsolved = {"power_activation": "one clock per unit"}
     for name in models.names():
         result = solve(name)
-        if name in expected_unsolved:
+        if name == "linear_network":  # solved on the aligned set only (derivations.modes); the general reason kept
+            assert isinstance(result, ClosedForm) and "not (g A + C) x" in result.general.reason, (name, result)
+        elif name in expected_unsolved:
             assert isinstance(result, Unsolved) and expected_unsolved[name] in result.reason, (name, result)
             assert result.derivation.by_key("flow"), "the steps reached so far are kept"
         else:

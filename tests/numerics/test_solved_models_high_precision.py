@@ -18,6 +18,9 @@ from proofs_check.strategies import cases
 
 SOLVED = [name for name in models.names() if isinstance(models.get(name).solution, ClosedForm)]
 UNSOLVED = [name for name in models.names() if name not in SOLVED]
+# closed forms on a set the evaluator checks without a ``condition`` the strategies could solve for (the aligned
+# matrix modes of linear_network: tests/numerics/test_modes.py draws aligned starts and whitened moments)
+SOLVED = [n for n in SOLVED if models.get(n).closed_form.condition or models.get(n).closed_form.general is None]
 
 
 def max_relative_error(model, closed: dict, reference: dict) -> float:
