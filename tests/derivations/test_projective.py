@@ -20,7 +20,7 @@ from derivations.projective import Decomposition, LinearFlowSolution, decompose,
 
 
 def context(model) -> Context:
-    laws = _law_steps(model, Derivation(""))
+    laws, _ = _law_steps(model, Derivation(""))
     return Context(model, sp.Symbol("t", nonnegative=True), sp.Symbol("gamma", positive=True), laws)
 
 
