@@ -31,33 +31,40 @@ class CompiledClock(Protocol):
         ...
 
 
-_COMPILERS: dict[type, Callable[[Any, Arithmetic], CompiledClock]] = {}
+_COMPILERS: dict[str, Callable[[Any, Arithmetic], CompiledClock]] = {}
 
 
-def register_clock(kind: type, compiler: Callable[[Any, Arithmetic], CompiledClock]) -> None:
+def _qualified(kind: type) -> str:
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def register_clock(kind: type | str, compiler: Callable[[Any, Arithmetic], CompiledClock]) -> None:
     """Register how to compile a kind of clock solution.
 
     Arguments:
-        kind: the class of the solution (e.g. ``derivations.quadrature.QuadratureSolution``).
+        kind: the class of the solution (e.g. ``derivations.quadrature.QuadratureSolution``), or its qualified name
+            as text (``"derivations.quadrature.QuadratureSolution"``), so that a numerics module registers at its
+            import without importing ``derivations`` (and SymPy: a warm process never needs them).
         compiler: called with a solution of that class and an arithmetic, returns its ``CompiledClock``.
 
     Raises:
-        TypeError: ``kind`` is not a class or ``compiler`` is not callable.
+        TypeError: ``kind`` is not a class or a string, or ``compiler`` is not callable.
         ValueError: another compiler is registered for ``kind``.
     """
-    if not isinstance(kind, type):
-        raise TypeError(f"kind must be a class, got {kind!r}")
+    if not isinstance(kind, (type, str)):
+        raise TypeError(f"kind must be a class or its qualified name, got {kind!r}")
     if not callable(compiler):
         raise TypeError(f"compiler must be callable, got {type(compiler).__name__}")
+    kind = _qualified(kind) if isinstance(kind, type) else kind
     known = _COMPILERS.get(kind)
     if known is not None and known is not compiler:
-        raise ValueError(f"a different compiler is already registered for {kind.__name__}")
+        raise ValueError(f"a different compiler is already registered for {kind}")
     _COMPILERS[kind] = compiler
 
 
 def registered(solution: object) -> bool:
     """Whether a compiler is registered for the class of ``solution``."""
-    return type(solution) in _COMPILERS
+    return _qualified(type(solution)) in _COMPILERS
 
 
 def compile_clock(solution: object, ctx: Arithmetic) -> CompiledClock:
@@ -66,7 +73,7 @@ def compile_clock(solution: object, ctx: Arithmetic) -> CompiledClock:
     Raises:
         ValueError: no compiler is registered for its class (the closed form cannot be evaluated numerically).
     """
-    compiler = _COMPILERS.get(type(solution))
+    compiler = _COMPILERS.get(_qualified(type(solution)))
     if compiler is None:
         raise ValueError(
             f"no numerical evaluator is registered for clocks of kind {type(solution).__name__} "
