@@ -223,10 +223,9 @@ def _d_dt(expr: sp.Expr, t: sp.Symbol, k: sp.Expr, c1: sp.Expr = _C1) -> sp.Expr
     return sp.diff(expr, t) + k / 2 * _E * sp.diff(expr, _E) + c1 / 2 * _F * sp.diff(expr, _F)
 
 
-def start_ratios(
-    coefficients: tuple[sp.Expr, ...], y0: sp.Expr, s0: sp.Expr, nu: sp.Expr
-) -> tuple[sp.Expr, sp.Expr]:
-    """``(p, q) = (L_K(s0) - w0, L_I(s0) - w0)`` of the stable form (module docstring), ``w0 = -(2 c2 y0 + c1)/k``.
+def start_ratios(coefficients: tuple[sp.Expr, ...], y0: sp.Expr, s0: sp.Expr, nu: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """``(p, q) = (L_K(s0) - w0, L_I(s0) - w0)`` of the stable form (module docstring), ``w0 = -(2 c2 y0 + c1)/k``,
+    with the log-derivatives written by the recurrences so that ``nu`` does not cancel against ``w0``.
 
     Arguments:
         coefficients: ``(c2, c1, c0, c3, k)``.
@@ -238,11 +237,11 @@ def start_ratios(
         ``(p, q)``.
     """
     c2, c1, _, _, k = coefficients
-    x = sp.Dummy("x", positive=True)
-    w0 = -(2 * c2 * y0 + c1) / k
-    LI = (x * sp.diff(sp.besseli(nu, x), x) / sp.besseli(nu, x)).xreplace({x: s0})
-    LK = (x * sp.diff(sp.besselk(nu, x), x) / sp.besselk(nu, x)).xreplace({x: s0})
-    return LK - w0, LI - w0
+    # L_K(s0) = -nu - s0 K_{nu-1}/K_nu and L_I(s0) = nu + s0 I_{nu+1}/I_nu (recurrences): w0 then enters only
+    # through c1 -+ k nu + 2 c2 y0, which the numerics compute without cancelling nu against w0
+    p = (c1 - k * nu + 2 * c2 * y0) / k - s0 * sp.besselk(nu - 1, s0) / sp.besselk(nu, s0)
+    q = (c1 + k * nu + 2 * c2 * y0) / k + s0 * sp.besseli(nu + 1, s0) / sp.besseli(nu, s0)
+    return p, q
 
 
 def stable_form(
@@ -269,9 +268,9 @@ def stable_form(
     """
     c2, c1, _, _, k = coefficients
     p, q = ratios
-    I, K = sp.besseli, sp.besselk
-    rho_I, rho_K = I(nu, s) / I(nu, s0), K(nu, s) / K(nu, s0)
-    X = (p * rho_I * s * I(nu + sigma, s) / I(nu, s) + q * rho_K * s * K(nu + sigma, s) / K(nu, s)) / (
+    bi, bk = sp.besseli, sp.besselk
+    rho_I, rho_K = bi(nu, s) / bi(nu, s0), bk(nu, s) / bk(nu, s0)
+    X = (p * rho_I * s * bi(nu + sigma, s) / bi(nu, s) + q * rho_K * s * bk(nu + sigma, s) / bk(nu, s)) / (
         p * rho_I - q * rho_K
     )
     return -((c1 + sigma * k * nu) + k * X) / (2 * c2)
@@ -370,7 +369,7 @@ def bessel_solution(
         NU,
         S0,
         (S0 * sp.exp(k * t / 2)),
-        tuple(sp.sympify(c).xreplace(in_model) for c in constants),  # type: ignore[arg-type]
+        tuple(sp.sympify(c).xreplace(in_model) for c in constants),
         (constants[0] * sp.besseli(NU, s_t) + constants[1] * sp.besselk(NU, s_t)).xreplace(in_model),
         solution.xreplace(at_E).xreplace(in_model),
         definitions,
@@ -484,7 +483,6 @@ def _bessel_steps(
     )
     s_t = S0 * sp.exp(k * t / 2)
     # psi(t) = u(s(t)): the chain rule with s'(t), s''(t) from sympy.diff
-    psi_1 = U[1] * sp.diff(s_t, t)
     psi_2 = U[2] * sp.diff(s_t, t) ** 2 + U[1] * sp.diff(s_t, t, 2)
     delta = c1**2 - 4 * c2 * c0
     in_t = psi_2 - (delta / 4 - c2 * c3 * sp.exp(k * t)) * U[0]
@@ -497,7 +495,6 @@ def _bessel_steps(
         relations=facts,
         key="bessel",
     )
-    del psi_1
     for f in _BESSEL:
         u = f(NU, s)
         d.add(

@@ -64,7 +64,8 @@ class CompiledBessel:
         """The clock at the times ``t`` (shape (T, 1, 1)) for the starts in ``env``: (T, batch, 1) or broadcastable."""
         values = [apply(f, env, ctx) for f in self.coefficients]
         if ctx.machine:
-            return {self.clock: bessel_numpy(*values, t)}
+            c2, c1, c0, c3, k, y0 = values
+            return {self.clock: bessel_numpy(c2, c1, c0, c3, k, y0, t)}
         return {self.clock: _elementwise(values, t)}
 
 
@@ -114,9 +115,7 @@ class _Pieces:
     bound: Any
 
 
-def _stable(
-    coefficients: tuple[Any, ...], t: Any, f: _Functions, where: Callable[..., Any], eps: float
-) -> _Pieces:
+def _stable(coefficients: tuple[Any, ...], t: Any, f: _Functions, where: Callable[..., Any], eps: float) -> _Pieces:
     """The stable form of the module docstring, in the arithmetic of ``f`` (``where`` selects elementwise), with a
     first-order bound on its relative rounding error for the unit roundoff ``eps``."""
     c2, c1, c0, c3, k, y0 = coefficients
@@ -124,14 +123,16 @@ def _stable(
     nu = (c1 * c1 - 4 * c2 * c0) ** 0.5 / absolute
     s0 = 2 * (-c2 * c3) ** 0.5 / absolute
     s = s0 * f.exp(k * t / 2)
-    w0 = -(2 * c2 * y0 + c1) / k
-    iv0, kv0 = f.ive(nu, s0), f.kve(nu, s0)
-    LI = nu + s0 * f.ive(nu + 1, s0) / iv0
-    LK = nu - s0 * f.kve(nu + 1, s0) / kv0
-    p, q = LK - w0, LI - w0
     sigma = where(c1 * k > 0, -1, 1)
+    # of c1 -+ k nu the one that cancels is 4 c2 c0 over the other (their product is c1^2 - k^2 nu^2 = 4 c2 c0)
     big = c1 - sigma * k * nu
     small = where(big != 0, 4 * c2 * c0 / where(big != 0, big, 1), c1 + sigma * k * nu)
+    plus, minus = where(sigma > 0, small, big), where(sigma > 0, big, small)  # c1 + k nu, c1 - k nu
+    iv0, kv0 = f.ive(nu, s0), f.kve(nu, s0)
+    # p = L_K(s0) - w0, q = L_I(s0) - w0 (derivations.forced_riccati.start_ratios)
+    kr0, ir0 = s0 * f.kve(nu - 1, s0) / kv0, s0 * f.ive(nu + 1, s0) / iv0
+    p = (minus + 2 * c2 * y0) / k - kr0
+    q = (plus + 2 * c2 * y0) / k + ir0
     iv, kv = f.ive(nu, s), f.kve(nu, s)
     ri = s * f.ive(nu + sigma, s) / iv
     rk = s * f.kve(nu + sigma, s) / kv
@@ -145,7 +146,9 @@ def _stable(
     top = small + k * X
     y = -top / (2 * c2)
     # first-order rounding: p and q cancel against w0, X's numerator and denominator against themselves, y's top
-    in_pq = (abs(LK) + abs(w0)) / abs(p) + (abs(LI) + abs(w0)) / abs(q)
+    in_pq = (abs(minus) + abs(2 * c2 * y0) + abs(k * kr0)) / abs(k * p) + (
+        abs(plus) + abs(2 * c2 * y0) + abs(k * ir0)
+    ) / abs(k * q)
     in_X = (abs(first * ri) + abs(second * rk)) / abs(numerator) + (abs(first) + abs(second)) / abs(denominator)
     bound = eps * (abs(small) + abs(k * X) * (8 + in_pq + in_X)) / abs(top) + 8 * eps
     return _Pieces(y, denominator, bound)

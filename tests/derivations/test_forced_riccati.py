@@ -23,7 +23,6 @@ from derivations.forced_riccati import (
     match_forcing,
     reduce_orders,
 )
-from derivations.proof import prove_zero
 
 t = sp.Symbol("t", nonnegative=True)
 y = sp.Symbol("y", real=True)

@@ -70,7 +70,11 @@ def test_large_arguments_and_orders() -> None:
     """s0 = 2 sqrt(-c2 c3)/|k| up to 1e4 (I_nu, K_nu out of float64's range: the scaled forms keep the ratio), and a
     large order at a small argument (the scaled values underflow: the mpmath fallback), against 40 digits."""
     t = np.array([0.0, 0.1, 1.0, 5.0])
-    for values in ((-1.0, 0.5, 0.0, 2.5e7, -1.0, 1.0), (-1.0, 0.5, 0.0, 2.5e7, 1.0, 1.0), (-0.1, 120.0, 0.0, 1e-8, -0.5, 1.0)):
+    for values in (
+        (-1.0, 0.5, 0.0, 2.5e7, -1.0, 1.0),
+        (-1.0, 0.5, 0.0, 2.5e7, 1.0, 1.0),
+        (-0.1, 120.0, 0.0, 1e-8, -0.5, 1.0),
+    ):
         closed = bessel_numpy(*values, t)
         with mpmath.workdps(40):
             for x, ti in zip(closed, t, strict=True):
@@ -134,7 +138,9 @@ def test_weight_decay_from_unbalanced_starts(above, case) -> None:
     """The decay model's closed form (float64 and dps=30) against the 40-digit integration of its derived flow
     (method="mpmath"), from unbalanced starts (theta[-1] < 0), with S above and below Z mu."""
     a, b, mu, Z, margin = case
-    if any(abs(u - v) < 1e-3 for u, v in zip(a, b, strict=True)) or any(abs(u + v) < 1e-2 for u, v in zip(a, b, strict=True)):
+    if any(abs(u - v) < 1e-3 for u, v in zip(a, b, strict=True)) or any(
+        abs(u + v) < 1e-2 for u, v in zip(a, b, strict=True)
+    ):
         return  # nearly balanced or anti-balanced units are other tests' business
     S = Z * mu * (1 + margin) if above else Z * mu * (1 - margin) - 0.1
     params, init = {"S": S, "Z": Z, "mu": mu}, {"a": np.array(a), "b": np.array(b)}
