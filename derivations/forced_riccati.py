@@ -329,12 +329,13 @@ def bessel_solution(
         residual=rhs - found.form(y, t),
         key="ode",
     )
-    d.add(
-        sp.Eq(sp.Symbol("(c2, c1, c0, c3, k)"), sp.Tuple(c2, c1, c0, c3, k)),
-        "its coefficients, the symbols of the steps below (the checks hold for every value of them)",
-        residual=sp.S.Zero,
-        key="coefficients",
-    )
+    for symbol, value in zip((C2, C1, C0, C3, K), (c2, c1, c0, c3, k), strict=True):
+        d.add(
+            sp.Eq(symbol, value),
+            "a coefficient, a symbol of the steps below (the checks hold for every value of it)",
+            residual=sp.S.Zero,
+            key="coefficients",
+        )
     abstract = ForcingMatch(C2, C1, C0, C3, K)
     _linearization_steps(d, abstract, t)
     _bessel_steps(d, abstract, t, facts, signs_text=_branch_text(found, signs or {}))
@@ -402,9 +403,17 @@ def _stable_steps(
             key="stable",
         )
     p, q = start_ratios(coefficients, _Y0, S0, NU)
+    names = sp.symbols("p q")
+    for name, value in zip(names, (p, q), strict=True):
+        d.add(
+            sp.Eq(name, value),
+            "a constant of the stable form, from the start: L(s0) - w0, w0 = -(2 c2 y0 + c1)/k",
+            residual=sp.S.Zero,
+            key="stable",
+        )
     d.add(
-        sp.Eq(sp.Tuple(*sp.symbols("p q")), sp.Tuple(p, q)),
-        "the stable form's constants from the start: the derived (A, B) is proportional to (K_nu(s0) p, -I_nu(s0) q)",
+        sp.Eq(B / A, -I0 * names[1] / (K0 * names[0])),
+        "the stable form's constants: the derived (A, B) is proportional to (K_nu(s0) p, -I_nu(s0) q)",
         verifier=lambda: _reduced_zero(constants[0] * (-I0 * q) - constants[1] * (K0 * p), facts),
         key="stable",
     )
@@ -426,7 +435,7 @@ def forcing_branch(found: ForcingMatch, signs: Mapping[sp.Symbol, sp.Symbol]) ->
 
 def _branch_text(found: ForcingMatch, signs: Mapping[sp.Symbol, sp.Symbol]) -> str:
     named = ", ".join(f"{s} {'>= 0' if v.is_nonnegative else '<= 0'}" for s, v in signs.items() if v.is_real)
-    return f"-c2 c3 = {sp.factor(-found.c2 * found.c3)} >= 0" + (f" ({named})" if named else "")
+    return "-c2 c3 >= 0" + (f" ({named})" if named else "")
 
 
 def _jets(expr: sp.Expr, f: sp.Expr, t: sp.Symbol, names: tuple[sp.Symbol, ...]) -> sp.Expr:

@@ -72,7 +72,6 @@ def test_a_start_off_the_solved_set_is_refused_with_the_reason() -> None:
         trajectory(chain, [0.0, 1.0], params, {"a1": [0.2], "a2": [0.3], "a3": [0.2]})
 
 
-
 def test_weight_decay_from_an_unbalanced_start_is_now_solved() -> None:
     """The start a_0 != b_0 that was refused ("time-dependent coefficients") before the Bessel method: its closed
     form against the 40-digit integration of the derived flow (the still-refused time dependences, e^{kt} y and
