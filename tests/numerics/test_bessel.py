@@ -117,22 +117,26 @@ def test_wrong_variants_disagree_with_integration() -> None:
 
 
 def relative(x, r) -> float:
+    """Normwise relative error over a trajectory (as tests/numerics/test_solved_models_high_precision.py): a state
+    that passes near 0 is not a relative-error test of the clock."""
     with mpmath.workdps(40):
-        return max(float(abs(mpmath.mpf(u) - mpmath.mpf(v)) / abs(mpmath.mpf(v))) for u, v in zip(x, r, strict=True))
+        scale = max(abs(mpmath.mpf(v)) for v in r)
+        return max(float(abs(mpmath.mpf(u) - mpmath.mpf(v)) / scale) for u, v in zip(x, r, strict=True))
 
 
+magnitudes = st.tuples(st.floats(0.05, 1.5), st.sampled_from((1.0, -1.0))).map(lambda pair: pair[0] * pair[1])
 decay_starts = st.tuples(
-    st.lists(st.floats(-1.5, 1.5), min_size=2, max_size=2),
-    st.lists(st.floats(-1.5, 1.5), min_size=2, max_size=2),
+    st.lists(magnitudes, min_size=2, max_size=2),
+    st.lists(magnitudes, min_size=2, max_size=2),
     st.floats(0.05, 1.0),  # mu
     st.floats(0.3, 2.0),  # Z
-    st.floats(0.05, 3.0),  # |S - Z mu| / (Z mu) - like margin
+    st.floats(0.05, 3.0),  # how far S is from Z mu, relative to Z mu
 )
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("above", [True, False], ids=["S>Z*mu", "S<Z*mu"])
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(case=decay_starts)
 def test_weight_decay_from_unbalanced_starts(above, case) -> None:
     """The decay model's closed form (float64 and dps=30) against the 40-digit integration of its derived flow
