@@ -23,7 +23,9 @@ Built-in order (``REDUCTIONS``):
 6. ``balanced-line``: all of a unit's states equal, when that line is invariant.
 
 Methods (``METHODS``): ``riccati`` (constant coefficients, degree at most 2: the γ± factorization and partial
-fractions of ``riccati.riccati_solution``), ``separable`` (autonomous and rational: ``separable.implicit_solution``).
+fractions of ``riccati.riccati_solution``), ``riccati-exponential-forcing`` (a quadratic plus ``c3 e^{kt}``, e.g.
+the weight-decay clock from an unbalanced start: modified Bessel functions, ``forced_riccati.bessel_solution``),
+``separable`` (autonomous and rational: ``separable.implicit_solution``).
 
 A solution method returns a *clock* (:class:`ClockSolution`): an object that names the symbols it solves for
 (``symbols``), the symbols its value depends on besides the time (``arguments``) and its recorded ``derivation``.
@@ -42,6 +44,7 @@ import sympy as sp
 from . import modes
 from .closed_form import ClockSolution
 from .derivation import Derivation
+from .forced_riccati import bessel_solution, forcing_branch, match_forcing
 from .model import Model
 from .projective import linear_flow_solution
 from .reduction import (
@@ -65,6 +68,7 @@ __all__ = [
     "Candidate",
     "ClockSolution",
     "Context",
+    "ForcedRiccati",
     "MatrixModes",
     "OneState",
     "ProjectiveLinear",
@@ -357,6 +361,38 @@ class Riccati(ScalarMethod):
         return riccati_solution(reduction.rhs, reduction.y, reduction.y0, context.t, tags=context.tags)
 
 
+class ForcedRiccati(ScalarMethod):
+    """A Riccati equation with exponential forcing, ``y' = c2 y^2 + c1 y + c0 + c3 e^{k t}`` with ``c2 c3 <= 0``
+    (decided from the signs of the sums' summands): linearized to a modified Bessel equation."""
+
+    name = "riccati-exponential-forcing"
+    summary = "a quadratic plus c3 e^{kt}: y = -phi'/(c2 phi), phi = e^{c1 t/2} (A I_nu(s) + B K_nu(s)), s ~ e^{kt/2}"
+
+    def applies(self, reduction: ScalarReduction, context: Context) -> str | None:
+        found = match_forcing(reduction.rhs, reduction.y, context.t)
+        if isinstance(found, str):
+            return f"not a Riccati equation with exponential forcing: {found}"
+        branch = forcing_branch(found, _sum_signs(reduction))
+        return None if branch == "modified" else branch
+
+    def solve(self, reduction: ScalarReduction, context: Context) -> ClockSolution:
+        return bessel_solution(
+            reduction.rhs, reduction.y, reduction.y0, context.t, _sum_signs(reduction), tags=context.tags
+        )
+
+
+def _sum_signs(reduction: ScalarReduction) -> dict[sp.Symbol, sp.Symbol]:
+    """Each sum over the units whose summand has a sign (by SymPy's assumptions) mapped to a symbol with it."""
+    signs = {}
+    for symbol, summand in reduction.sums.items():
+        summand = sp.sympify(summand)
+        if summand.is_nonnegative:
+            signs[symbol] = sp.Symbol(str(symbol), nonnegative=True)
+        elif summand.is_nonpositive:
+            signs[symbol] = sp.Symbol(str(symbol), nonpositive=True)
+    return signs
+
+
 class RationalSeparable(ScalarMethod):
     """An autonomous equation rational in its variable: ``t(y)`` by partial fractions, inverted numerically."""
 
@@ -385,5 +421,5 @@ REDUCTIONS: tuple[Reduction, ...] = (
 )
 """The reductions ``solve`` tries, in this order (module docstring)."""
 
-METHODS: tuple[ScalarMethod, ...] = (Riccati(), RationalSeparable())
+METHODS: tuple[ScalarMethod, ...] = (Riccati(), ForcedRiccati(), RationalSeparable())
 """The methods for a scalar equation, tried in this order: the first that applies solves it."""

@@ -7,7 +7,9 @@ the disk cache (``numerics.cache``) is evaluated without importing SymPy.
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from . import modes  # noqa: F401  (imported to register the evaluator of the matrix modes' clocks, numerics.clocks)
+# the evaluators of the catalogue's clocks register at import (numerics.clocks); none imports SymPy
+from . import bessel as _bessel  # noqa: F401
+from . import modes as _modes  # noqa: F401
 
 if TYPE_CHECKING:  # the static view of the lazy imports below, so that type checkers know the functions' signatures
     from ._trajectory import trajectory

@@ -138,8 +138,11 @@ def test_conditions_and_reasons_of_the_new_models() -> None:
     a1, a2, a3 = (models.get("deep_scalar_chain").init_symbol(n) for n in ("a1", "a2", "a3"))
     assert set(chain.condition) == {a2 - a1, a3 - a1}
     assert "Jacobian depends on a1, a2, a3" in chain.general.reason
+    # weight decay: the shared clock's equation has the forcing theta[-1] e^{-4 mu t}, solved from every start by
+    # modified Bessel functions (tests/derivations/test_forced_riccati.py, tests/numerics/test_bessel.py)
     decay = solve("two_layer_scalar_decay")
-    assert "time-dependent coefficients" in decay.general.reason
+    assert decay.condition == () and decay.general is None
+    assert [type(c).__name__ for c in decay.clocks.values()] == ["BesselSolution"]
 
 
 def chain_model() -> Model:

@@ -73,9 +73,17 @@ def test_a_start_off_the_solved_set_is_refused_with_the_reason() -> None:
     params = {"S": [1.0], "lam": [1.0]}
     with pytest.raises(ValueError, match=r"a1_0 \+ a2_0 = 0.*not \(g A \+ C\) x"):
         trajectory(chain, [0.0, 1.0], params, {"a1": [0.2], "a2": [0.3], "a3": [0.2]})
+
+
+def test_weight_decay_from_an_unbalanced_start_is_now_solved() -> None:
+    """The start a_0 != b_0 that was refused ("time-dependent coefficients") before the Bessel method: its closed
+    form against the 40-digit integration of the derived flow (the still-refused time dependences, e^{kt} y and
+    e^{t^2}, are in tests/derivations/test_forced_riccati.py)."""
     decay = models.get("two_layer_scalar_decay")
-    with pytest.raises(ValueError, match="time-dependent coefficients"):
-        trajectory(decay, [0.0, 1.0], {"S": 1.0, "Z": 1.0, "mu": 0.1}, {"a": [0.2], "b": [0.3]})
+    params, init = {"S": 1.0, "Z": 1.0, "mu": 0.1}, {"a": [0.2], "b": [0.3]}
+    closed = trajectory(decay, [0.0, 1.0], params, init)
+    flow = trajectory(decay, [0.0, 1.0], params, init, method="mpmath", dps=40)
+    assert max_relative_error(decay, closed, flow) < 1e-12
 
 
 @pytest.mark.parametrize("name", UNSOLVED)
