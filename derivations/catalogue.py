@@ -13,11 +13,15 @@ Built-in order (``REDUCTIONS``):
 
 1. ``one-state``: a unit with one state is its own scalar ODE;
 2. ``shared-clock``: the field :math:`(gA + C)x` and its shared scalar clock (``reduction.clock_reduction``);
-3. ``shared-clock-invariant-set``: the same on the invariant sets where some eigen-coordinates vanish;
-4. ``balanced-line``: all of a unit's states equal, when that line is invariant.
+3. ``elimination``: uncoupled units with ``k`` states and ``k - 1`` conservation laws, all states but one
+   eliminated through the laws, the square roots' signs those of the start (``elimination.Elimination``);
+4. ``shared-clock-invariant-set``: the same on the invariant sets where some eigen-coordinates vanish;
+5. ``balanced-line``: all of a unit's states equal, when that line is invariant.
 
 Methods (``METHODS``): ``riccati`` (constant coefficients, degree at most 2: the γ± factorization and partial
-fractions of ``riccati.riccati_solution``), ``separable`` (autonomous and rational: ``separable.implicit_solution``).
+fractions of ``riccati.riccati_solution``), ``separable`` (autonomous and rational: ``separable.implicit_solution``),
+``algebraic-separable`` (autonomous and algebraic, or rational where the real integrator would not terminate:
+``t(y)`` as a checked quadrature, ``quadrature.quadrature_solution``).
 
 A solution method returns a *clock* (:class:`ClockSolution`): an object that names the symbols it solves for
 (``symbols``), the symbols its value depends on besides the time (``arguments``) and its recorded ``derivation``.
@@ -45,8 +49,10 @@ from .reduction import (
     linear_structure,
     structure_step,
 )
+from .elimination import eliminate
+from .quadrature import quadrature_solution, radicands
 from .riccati import riccati_solution
-from .separable import implicit_solution
+from .separable import implicit_solution, unsplit_factor
 
 __all__ = [
     "KINDS",
@@ -57,6 +63,8 @@ __all__ = [
     "Candidate",
     "ClockSolution",
     "Context",
+    "AlgebraicSeparable",
+    "Elimination",
     "OneState",
     "RationalSeparable",
     "Reduction",
@@ -68,12 +76,13 @@ __all__ = [
     "classify",
 ]
 
-KINDS = ("riccati", "separable", "time-dependent", "unsupported")
+KINDS = ("riccati", "separable", "algebraic", "time-dependent", "unsupported")
 KIND_TEXT = {
     "riccati": "polynomial of degree at most 2 with coefficients free of t",
     "separable": "autonomous and rational in its variable, not of degree at most 2",
+    "algebraic": "autonomous and algebraic in its variable (square roots of polynomials in it), not rational",
     "time-dependent": "it has time-dependent coefficients",
-    "unsupported": "not rational in its variable",
+    "unsupported": "not rational in its variable, nor algebraic (square roots of polynomials in it)",
 }
 
 
@@ -86,15 +95,18 @@ def classify(rhs: sp.Expr, y: sp.Symbol, t: sp.Symbol) -> str:
         t: the time.
 
     Returns:
-        ``"riccati"``, ``"separable"``, ``"time-dependent"`` or ``"unsupported"`` (``KIND_TEXT`` says what each
-        means).
+        ``"riccati"``, ``"separable"``, ``"algebraic"``, ``"time-dependent"`` or ``"unsupported"`` (``KIND_TEXT``
+        says what each means).
     """
+
     if t in rhs.free_symbols:
         return "time-dependent"
     if rhs.is_polynomial(y) and sp.degree(rhs, y) <= 2:
         return "riccati"
     if rhs.is_rational_function(y):
         return "separable"
+    if radicands(rhs, y):
+        return "algebraic"
     return "unsupported"
 
 
@@ -256,6 +268,17 @@ class SharedClockOnInvariantSets(Reduction):
             yield _with_structure(context, structure, zero)
 
 
+class Elimination(Reduction):
+    """Uncoupled units with ``k`` states and ``k - 1`` conservation laws even in the states to eliminate: all but one
+    state eliminated through the laws, each a square root with the sign of its start (``elimination.eliminate``)."""
+
+    name = "elimination"
+    summary = "eliminate all but one state through the conservation laws (square roots with the start's signs)"
+
+    def candidates(self, context: Context) -> Iterator[Candidate | str]:
+        yield from eliminate(context.model, context.laws, context.names)
+
+
 class BalancedLine(Reduction):
     """All of a unit's states equal, when the flow preserves that line and the units do not couple."""
 
@@ -300,15 +323,42 @@ class RationalSeparable(ScalarMethod):
 
     def applies(self, reduction: ScalarReduction, context: Context) -> str | None:
         kind = classify(reduction.rhs, reduction.y, context.t)
-        return None if kind in ("riccati", "separable") else f"the equation is {kind}: {KIND_TEXT[kind]}"
+        if kind not in ("riccati", "separable"):
+            return f"the equation is {kind}: {KIND_TEXT[kind]}"
+        factor = unsplit_factor(reduction.rhs, reduction.y)
+        if factor is not None:
+            return f"the factor {factor} of degree >= 3 does not split over the parameters' real roots"
+        return None
 
     def solve(self, reduction: ScalarReduction, context: Context) -> ClockSolution:
         tag = context.tags.get("separable", "")
         return implicit_solution(reduction.rhs, reduction.y, reduction.y0, context.t, tag)
 
 
-REDUCTIONS: tuple[Reduction, ...] = (OneState(), SharedClock(), SharedClockOnInvariantSets(), BalancedLine())
+class AlgebraicSeparable(ScalarMethod):
+    r"""An autonomous equation algebraic in its variable (or rational, where ``separable`` does not apply): ``t(y)``
+    as a checked quadrature, inverted numerically (``quadrature.quadrature_solution``, ``numerics.quadrature``)."""
+
+    name = "algebraic-separable"
+    summary = "autonomous and algebraic (square roots of polynomials): t(y) as a checked quadrature, inverted"
+
+    def applies(self, reduction: ScalarReduction, context: Context) -> str | None:
+        kind = classify(reduction.rhs, reduction.y, context.t)
+        return None if kind in ("riccati", "separable", "algebraic") else f"the equation is {kind}: {KIND_TEXT[kind]}"
+
+    def solve(self, reduction: ScalarReduction, context: Context) -> ClockSolution:
+        tag = context.tags.get("quadrature", "")
+        return quadrature_solution(reduction.rhs, reduction.y, reduction.y0, context.t, tag)
+
+
+REDUCTIONS: tuple[Reduction, ...] = (
+    OneState(),
+    SharedClock(),
+    Elimination(),
+    SharedClockOnInvariantSets(),
+    BalancedLine(),
+)
 """The reductions ``solve`` tries, in this order (module docstring)."""
 
-METHODS: tuple[ScalarMethod, ...] = (Riccati(), RationalSeparable())
+METHODS: tuple[ScalarMethod, ...] = (Riccati(), RationalSeparable(), AlgebraicSeparable())
 """The methods for a scalar equation, tried in this order: the first that applies solves it."""

@@ -34,6 +34,23 @@ class CompiledClock(Protocol):
 _COMPILERS: dict[type, Callable[[Any, Arithmetic], CompiledClock]] = {}
 
 
+def _builtin() -> None:
+    """Register the package's own evaluators (the quadrature clocks, ``numerics.quadrature``) on the first
+    compilation: registering them at ``import numerics`` would import SymPy, which a closed form read from the
+    disk cache never needs."""
+    if _BUILTIN_DONE:
+        return
+    from derivations.quadrature import QuadratureSolution
+
+    from .quadrature import compile_quadrature
+
+    _BUILTIN_DONE.append(True)
+    register_clock(QuadratureSolution, compile_quadrature)
+
+
+_BUILTIN_DONE: list[bool] = []
+
+
 def register_clock(kind: type, compiler: Callable[[Any, Arithmetic], CompiledClock]) -> None:
     """Register how to compile a kind of clock solution.
 
@@ -57,6 +74,7 @@ def register_clock(kind: type, compiler: Callable[[Any, Arithmetic], CompiledClo
 
 def registered(solution: object) -> bool:
     """Whether a compiler is registered for the class of ``solution``."""
+    _builtin()
     return type(solution) in _COMPILERS
 
 
@@ -66,6 +84,7 @@ def compile_clock(solution: object, ctx: Arithmetic) -> CompiledClock:
     Raises:
         ValueError: no compiler is registered for its class (the closed form cannot be evaluated numerically).
     """
+    _builtin()
     compiler = _COMPILERS.get(type(solution))
     if compiler is None:
         raise ValueError(

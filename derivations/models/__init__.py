@@ -18,6 +18,7 @@ from . import (
     linear_model,
     linear_network,
     power_activation,
+    tied_layer,
     two_layer_scalar,
     two_layer_scalar_decay,
     uv_model,
@@ -39,6 +40,7 @@ _MODULES = (
     deep_scalar_chain,
     two_layer_scalar_decay,
     emergence,
+    tied_layer,
 )
 BUILTIN: tuple[str, ...] = tuple(register(m.MODEL).name for m in _MODULES)
 """The names of the package's own models."""
