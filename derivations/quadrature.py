@@ -143,7 +143,7 @@ def _elementary(integrand: sp.Expr, y: sp.Symbol, bases: tuple[sp.Expr, ...]) ->
         return None
     rational, roots = _rationalized(integrand, y, bases)
     denominator = sp.fraction(sp.together(rational))[1]
-    plain = denominator.xreplace({r: 1 for r in roots})
+    plain = sp.sympify(sp.sympify(denominator).xreplace({r: sp.S.One for r in roots}))
     if not plain.is_polynomial(y) or any(sp.degree(f, y) > 1 for f, _ in sp.factor_list(plain, y)[1]):
         return None
     result = sp.integrate(integrand, y)
