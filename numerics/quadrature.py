@@ -414,6 +414,15 @@ def _one_mp(q: CompiledQuadrature, local: dict[str, Any], y0: Any, times: list[A
             pieces = max(1, int(mpmath.ceil(abs(b - a) / 2)))
             return mpmath.quad(h, mpmath.linspace(a, b, pieces + 1))
 
+        if branch:
+            # reached in finite time: refuse the times beyond before iterating towards them
+            arrival = integral(mpmath.mpf(0), s_max)
+            if max(times) > arrival:
+                raise ValueError(
+                    f"an eliminated state reaches 0 at t = {mpmath.nstr(arrival, 6)} (a branch point of the "
+                    f"equation for {q.y}, where its sign changes): the closed form holds only before; use "
+                    "method='mpmath'/'scipy' beyond"
+                )
         s_now, t_now = mpmath.mpf(0), mpmath.mpf(0)
         values: dict[int, Any] = {}
         for index in sorted(range(len(times)), key=lambda i: times[i]):
