@@ -39,7 +39,9 @@ import sympy as sp
 
 from .closed_form import ClockSolution
 from .derivation import Derivation
+from .elimination import eliminate
 from .model import Model
+from .quadrature import quadrature_solution, radicands
 from .reduction import (
     LinearStructure,
     ScalarReduction,
@@ -49,8 +51,6 @@ from .reduction import (
     linear_structure,
     structure_step,
 )
-from .elimination import eliminate
-from .quadrature import quadrature_solution, radicands
 from .riccati import riccati_solution
 from .separable import implicit_solution, unsplit_factor
 
@@ -59,11 +59,11 @@ __all__ = [
     "KIND_TEXT",
     "METHODS",
     "REDUCTIONS",
+    "AlgebraicSeparable",
     "BalancedLine",
     "Candidate",
     "ClockSolution",
     "Context",
-    "AlgebraicSeparable",
     "Elimination",
     "OneState",
     "RationalSeparable",

@@ -204,9 +204,7 @@ def _reduced_signs(expr: sp.Expr, keeps: dict[sp.Expr, bool]) -> sp.Expr:
             return base ** (2 - n % 2) if n > 0 else power
         return base ** (n % 2)
 
-    return expr.replace(
-        lambda e: isinstance(e, sp.Pow) and e.base in keeps and e.exp.is_Integer and e.exp > 1, reduce
-    )
+    return expr.replace(lambda e: isinstance(e, sp.Pow) and e.base in keeps and e.exp.is_Integer and e.exp > 1, reduce)
 
 
 def _every(entries: Iterable[sp.Expr]) -> Proof:

@@ -14,9 +14,9 @@ checked exactly:
 3. :math:`G = N/D` with :math:`N`, :math:`D` polynomial in :math:`y` and the radicals, and the *stop polynomial*
    :math:`P`, the product of the distinct irreducible factors of :math:`\mathrm{Norm}(N)`,
    :math:`\mathrm{Norm}(D)` and the :math:`R_j`, the norms being products over the distinct conjugates (each
-   radical's sign flipped), proved equal to those products and to their factorizations: every real zero of :math:`G`, every
-   pole and every branch point (a root of a radicand) is a root of :math:`P`, so the motion of :math:`y` from
-   :math:`y_0` stops at or before the next real root of :math:`P` at which :math:`G` vanishes.
+   radical's sign flipped), proved equal to those products and to their factorizations: every real zero of
+   :math:`G`, every pole and every branch point (a root of a radicand) is a root of :math:`P`, so the motion of
+   :math:`y` from :math:`y_0` stops at or before the next real root of :math:`P` at which :math:`G` vanishes.
 
 Between :math:`y_0` and that stop :math:`y` is monotone. A stop that is a root of a radicand is reached in finite
 time (there :math:`G \sim \sqrt{y_* - y}`): the closed form then holds only before that time (an eliminated
@@ -44,9 +44,9 @@ class QuadratureSolution:
     r"""``t = \int_{y_0}^{y} dy/G`` for ``y' = rhs = G(y)``: ``integrand`` is ``1/G``, ``antiderivative`` an
     elementary one checked by differentiation (None if none was found), ``radicands`` the polynomials under the
     square roots, ``stops`` the factors of the stop polynomial (module docstring, item 3), whose real roots include
-    every point where ``y`` can stop, ``conjugates`` ``G`` with the radicals' signs flipped (the numerics tell a zero of ``G``
-    from a zero of a conjugate by them) and ``fixed_points`` the real roots of ``G`` that SymPy finds as linear
-    factors of the stop polynomial's numerator part (informative; the numerics use ``stops``)."""
+    every point where ``y`` can stop, ``conjugates`` ``G`` with the radicals' signs flipped (the numerics tell a
+    zero of ``G`` from a zero of a conjugate by them) and ``fixed_points`` the real roots of ``G`` that SymPy finds
+    as linear stop factors (informative; the numerics use ``stops``)."""
 
     y: sp.Symbol
     rhs: sp.Expr
@@ -248,9 +248,7 @@ def quadrature_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, t
         verifier=norms,
         key="quadrature",
     )
-    conjugates = tuple(
-        (c / denominator).xreplace(to_roots) for c in conj_n if sp.expand(c - sp.expand(numerator)) != 0
-    )
+    conjugates = tuple((c / denominator).xreplace(to_roots) for c in conj_n if sp.expand(c - sp.expand(numerator)) != 0)
     fixed = tuple(r for f in factors if sp.degree(f, y) == 1 for r in sp.roots(sp.Poly(f, y)) if _vanishes(rhs, y, r))
     if fixed:
         d.add(

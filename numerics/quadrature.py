@@ -45,7 +45,7 @@ __all__ = ["CompiledQuadrature", "compile_quadrature"]
 
 NODES, WEIGHTS = np.polynomial.legendre.leggauss(20)
 FIRST_PANELS = 32
-MAX_PANELS = 4096
+MAX_PANELS = 16384
 AGREEMENT = 1e-14
 """Relative agreement of two grids (one twice as fine) at which the float64 integral is accepted."""
 PROMISE = 1e-10
@@ -86,7 +86,9 @@ def compile_quadrature(solution: QuadratureSolution, ctx: Arithmetic) -> Compile
 
     y = solution.y
     stops = tuple(tuple(lambdified(sp.sympify(c), ctx) for c in sp.Poly(f, y).all_coeffs()) for f in solution.stops)
-    branch = tuple(any(sp.expand(f - r) == 0 or sp.expand(f + r) == 0 for r in solution.radicands) for f in solution.stops)
+    branch = tuple(
+        any(sp.expand(f - r) == 0 or sp.expand(f + r) == 0 for r in solution.radicands) for f in solution.stops
+    )
     return CompiledQuadrature(
         str(y),
         lambdified(solution.rhs, ctx),
@@ -137,9 +139,9 @@ def _stop(q: CompiledQuadrature, local: dict[str, Any], y0: float, direction: fl
                 if (r - y0) * direction > 0:
                     found.append((r, True))
                 continue
-            r = _polished(q, local, r)
-            if r is not None and (r - y0) * direction > 0 and _zero_of_G(q, local, r):
-                found.append((r, False))
+            polished = _polished(q, local, r)
+            if polished is not None and (polished - y0) * direction > 0 and _zero_of_G(q, local, polished):
+                found.append((polished, False))
     if not found:
         raise ValueError(f"no stop bounds the motion of {q.y} from {y0!r}: the quadrature has no end")
     return min(found, key=lambda item: abs(item[0] - y0))
@@ -247,8 +249,13 @@ def _values_numpy(q: CompiledQuadrature, env: Mapping[str, Any], t: np.ndarray) 
         speed = np.broadcast_to(np.asarray(_at(q.rhs, q.y, y0, columns), dtype=float), y0.shape)
     moving = np.flatnonzero(speed != 0)
     if len(moving) and np.any(times > 0):
-        y = _moving(q, {k: (v[moving] if isinstance(v, np.ndarray) else v) for k, v in columns.items()},
-                    y0[moving], np.sign(speed[moving]), times)
+        y = _moving(
+            q,
+            {k: (v[moving] if isinstance(v, np.ndarray) else v) for k, v in columns.items()},
+            y0[moving],
+            np.sign(speed[moving]),
+            times,
+        )
         out[:, moving] = y
     return _shaped(out, shape)
 
@@ -274,7 +281,7 @@ def _moving(q, columns, y0, direction, times) -> np.ndarray:
     edges, cumulative, error = _grid(q, columns, y0, end, distance, s_max)
     total = cumulative[:, -1]
     T = times[:, None] * np.ones((1, B))
-    late = T > total
+    late = total < T
     if np.any(late & branch[None, :]):
         b = int(np.flatnonzero(np.any(late & branch[None, :], axis=0))[0])
         raise ValueError(
@@ -286,10 +293,14 @@ def _moving(q, columns, y0, direction, times) -> np.ndarray:
     rows = np.arange(B)[None, :]
     lo, hi = edges[rows, k], edges[rows, k + 1]
     start, base = lo.copy(), cumulative[rows, k]
-    flat = (np.broadcast_to(y0, T.shape).reshape(-1), np.broadcast_to(end, T.shape).reshape(-1),
-            np.broadcast_to(distance, T.shape).reshape(-1))
-    wide = {key: (np.broadcast_to(v, T.shape).reshape(-1) if isinstance(v, np.ndarray) else v)
-            for key, v in columns.items()}
+    flat = (
+        np.broadcast_to(y0, T.shape).reshape(-1),
+        np.broadcast_to(end, T.shape).reshape(-1),
+        np.broadcast_to(distance, T.shape).reshape(-1),
+    )
+    wide = {
+        key: (np.broadcast_to(v, T.shape).reshape(-1) if isinstance(v, np.ndarray) else v) for key, v in columns.items()
+    }
 
     def elapsed(s: np.ndarray) -> np.ndarray:
         part = _panel_integrals(q, wide, *flat, start.reshape(-1, 1), s.reshape(-1, 1))
@@ -348,8 +359,13 @@ def _stop_mp(q: CompiledQuadrature, local: dict[str, Any], y0: Any, direction: i
                     found.append((r, True))
                 continue
             try:
-                r = mpmath.findroot(lambda v: _at(q.rhs, q.y, v, local), r, df=lambda v: _at(q.slope, q.y, v, local),
-                                    solver="newton", verify=False)
+                r = mpmath.findroot(
+                    lambda v: _at(q.rhs, q.y, v, local),
+                    r,
+                    df=lambda v: _at(q.slope, q.y, v, local),
+                    solver="newton",
+                    verify=False,
+                )
             except (ZeroDivisionError, ValueError):
                 continue
             if mpmath.im(r) != 0 or (r - y0) * direction <= 0:
@@ -475,7 +491,13 @@ def _float_guesses(
     try:
         columns = {k: np.array([float(v)]) for k, v in local.items()}
         with np.errstate(all="ignore"):
-            y = _moving(q.float64, columns, np.array([float(y0)]), np.array([float(direction)]), np.array([float(t) for t in times]))
+            y = _moving(
+                q.float64,
+                columns,
+                np.array([float(y0)]),
+                np.array([float(direction)]),
+                np.array([float(t) for t in times]),
+            )
     except (ValueError, OverflowError, TypeError, ZeroDivisionError):
         return None
     values = [float(v) for v in y[:, 0]]

@@ -69,9 +69,12 @@ def test_the_tied_layer_is_solved_by_eliminating_a() -> None:
     rhs = closed.clocks[b].rhs
     assert rhs.is_rational_function(b)
     S = tied.symbol("S")
-    assert sp.expand((rhs - (a**2 * (S - a**2 * b))).xreplace({a: sp.sqrt(a0**2 + 2 * (b**2 - b0**2))})).xreplace(
-        {sp.sign(a0): 1}
-    ) == 0
+    assert (
+        sp.expand((rhs - (a**2 * (S - a**2 * b))).xreplace({a: sp.sqrt(a0**2 + 2 * (b**2 - b0**2))})).xreplace(
+            {sp.sign(a0): 1}
+        )
+        == 0
+    )
 
 
 @pytest.mark.parametrize("depth", [3, 4])

@@ -158,7 +158,9 @@ def test_a_changed_law_constant_gives_numbers_that_disagree() -> None:
     times = np.array([0.0, 0.7]).reshape(-1, 1, 1)
     right = compile_quadrature(solution, fp).values(env, times, fp)["a1"]
     shifted = compile_quadrature(wrong, fp).values(env, times, fp)["a1"]
-    flow = trajectory(model, [0.0, 0.7], {"S": np.array([1.0])}, {"a1": [0.2], "a2": [0.5], "a3": [0.7]}, method="scipy")
+    flow = trajectory(
+        model, [0.0, 0.7], {"S": np.array([1.0])}, {"a1": [0.2], "a2": [0.5], "a3": [0.7]}, method="scipy"
+    )
     assert abs(right[-1, 0] - flow["a1"][-1, 0]) <= 1e-10
     assert abs(shifted[-1, 0] - flow["a1"][-1, 0]) > 1e-4
 
