@@ -15,7 +15,9 @@ increasing, with :math:`t'(s) = h(s)` known exactly. In float64 (vectorized over
 composite 20-point Gauss–Legendre on a uniform grid of :math:`s`, refined by doubling until two grids agree to
 ``1e-14``; :math:`s(t)` is found by a safeguarded Newton iteration inside the grid's panel holding :math:`t`. At
 the working precision each start is integrated by ``mpmath.quad`` (tanh-sinh) between Newton iterates. The grid
-ends a few hundred ulp short of :math:`y_*`, where the float64 solution has reached the stop.
+ends four ulp short of :math:`y_*`, where the float64 solution has reached the stop; the rate, the stop and
+the points are evaluated in long double, since the eliminated states inherit the relative accuracy of
+:math:`y_* - y` (their squares vanish at the stop).
 
 A branch point is reached in finite time: the eliminated state whose square vanishes there changes sign, which
 the closed form does not follow, so a time beyond it is a ``ValueError``; so is a start at a branch point, a
@@ -151,19 +153,21 @@ def _call(f: Callable[..., object], local: Mapping[str, Any]) -> Any:
     return f(**{n: local[n] for n in f.names})  # type: ignore[attr-defined]
 
 
-def _polished(q: CompiledQuadrature, local: dict[str, Any], r: float) -> float | None:
-    """``r`` refined by Newton's method on G (None where G is not real there)."""
+def _polished(q: CompiledQuadrature, local: dict[str, Any], r: float) -> Any:
+    """``r`` refined by Newton's method on G in long double (None where G is not real there): the stop is where
+    the eliminated states' squares vanish, whose relative accuracy the states inherit."""
+    x = np.longdouble(r)
     with np.errstate(all="ignore"):
-        for _ in range(8):
-            g = float(_at(q.rhs, q.y, r, local))
-            slope = float(_at(q.slope, q.y, r, local))
-            if not (math.isfinite(g) and math.isfinite(slope)) or slope == 0:
+        for _ in range(12):
+            g = np.longdouble(_at(q.rhs, q.y, x, local))
+            slope = np.longdouble(_at(q.slope, q.y, x, local))
+            if not (np.isfinite(g) and np.isfinite(slope)) or slope == 0:
                 break
             step = g / slope
-            r -= step
-            if abs(step) <= 4 * np.finfo(float).eps * max(abs(r), 1e-300):
+            x -= step
+            if abs(step) <= 4 * np.finfo(np.longdouble).eps * max(abs(x), 1e-300):
                 break
-    return r if math.isfinite(r) else None
+    return x if np.isfinite(x) else None
 
 
 def _zero_of_G(q: CompiledQuadrature, local: dict[str, Any], r: float, tolerance: float = 1e-6) -> bool:
@@ -187,9 +191,11 @@ def _integrand(q, columns, y0, end, distance, s):
     y = _points(y0[:, None], end[:, None], distance[:, None], s)
     local = {**{k: (v[:, None] if isinstance(v, np.ndarray) else v) for k, v in columns.items()}, q.y: y}
     with np.errstate(all="ignore"):
-        g = np.asarray(_call(q.rhs, local), dtype=float)
+        # in long double: near the stop G cancels (the eliminated states' squares vanish there), and the time
+        # spent there fixes the distance to the stop, whose relative accuracy those states inherit
+        g = np.asarray(_call(q.rhs, local))
         h = distance[:, None] * np.exp(-s) / g
-    return h
+    return np.asarray(h, dtype=float)
 
 
 def _panel_integrals(q, columns, y0, end, distance, a, b) -> np.ndarray:
@@ -206,8 +212,9 @@ def _panel_integrals(q, columns, y0, end, distance, a, b) -> np.ndarray:
 def _grid(q, columns, y0, end, distance, s_max) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Panel boundaries (B, K + 1), cumulative times there (B, K + 1) and their error estimates (B, K + 1).
 
-    Two grids are accepted when their times agree to ``AGREEMENT`` *in y*: a time error dt moves y by G dt, so
-    near the stop, where the rate G itself loses its digits to cancellation, the times may disagree more."""
+    Two grids are accepted when their times agree to ``AGREEMENT`` *in y*, relative to the distance to the stop
+    (down to 1e-6 of y): a time error dt moves y by G dt, and the eliminated states inherit the relative accuracy
+    of y_* - y (their squares vanish at the stop)."""
     previous = None
     panels = FIRST_PANELS
     while True:
@@ -220,7 +227,9 @@ def _grid(q, columns, y0, end, distance, s_max) -> tuple[np.ndarray, np.ndarray,
             local = {**{k: (v[:, None] if isinstance(v, np.ndarray) else v) for k, v in columns.items()}, q.y: y}
             with np.errstate(all="ignore"):
                 speed = np.abs(np.asarray(_call(q.rhs, local), dtype=float))
-            moved = error * speed / np.maximum(np.abs(y), np.abs(y0)[:, None])
+            # relative to the distance to the stop too: the eliminated states' squares vanish there
+            size = np.maximum(np.abs(y), np.abs(y0)[:, None])
+            moved = error * speed / np.maximum(np.abs(y - end[:, None]), 1e-6 * size)
             if np.all(moved <= AGREEMENT):
                 return edges[:, ::2], previous, error
         if panels >= MAX_PANELS:
@@ -270,14 +279,15 @@ def _shaped(out: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 def _moving(q, columns, y0, direction, times) -> np.ndarray:
     """``y`` at ``times`` (T,) for the moving starts ``y0`` (B,): (T, B)."""
     B = len(y0)
-    end = np.empty(B)
+    end = np.empty(B, dtype=np.longdouble)
     branch = np.zeros(B, dtype=bool)
     for b in range(B):
         local = {k: (v[b] if isinstance(v, np.ndarray) else v) for k, v in columns.items()}
         end[b], branch[b] = _stop(q, local, float(y0[b]), float(direction[b]))
+    y0 = y0.astype(np.longdouble)
     distance = end - y0
     scale = np.maximum(np.abs(end), np.abs(distance))
-    s_max = np.log(np.abs(distance) / (256 * np.finfo(float).eps * scale))
+    s_max = np.asarray(np.log(np.abs(distance) / (4 * np.finfo(float).eps * scale)), dtype=float)
     edges, cumulative, error = _grid(q, columns, y0, end, distance, s_max)
     total = cumulative[:, -1]
     T = times[:, None] * np.ones((1, B))
@@ -321,8 +331,9 @@ def _moving(q, columns, y0, direction, times) -> np.ndarray:
         if np.all(done):
             break
     s = np.where(late, edges[:, -1][None, :], s)
-    y = _points(y0[None, :], end[None, :], distance[None, :], s)
-    y = np.where(T == 0, y0[None, :], y)
+    y = np.asarray(_points(y0[None, :], end[None, :], distance[None, :], s), dtype=float)
+    y = np.where(T == 0, np.asarray(y0, dtype=float)[None, :], y)
+    y0 = np.asarray(y0, dtype=float)
     with np.errstate(all="ignore"):
         speed = np.abs(np.asarray(_at(q.rhs, q.y, y, wide_columns(columns, T.shape)), dtype=float))
     grid_error = error[rows, k] + error[rows, k + 1]
