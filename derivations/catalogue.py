@@ -13,19 +13,23 @@ Built-in order (``REDUCTIONS``):
 
 1. ``one-state``: a unit with one state is its own scalar ODE;
 2. ``shared-clock``: the field :math:`(gA + C)x` and its shared scalar clock (``reduction.clock_reduction``);
-3. ``projective-linear``: an uncoupled field :math:`Kx + s(x)x` on the level set of the laws (:math:`K` constant,
+3. ``elimination``: uncoupled units with ``k`` states and ``k - 1`` conservation laws, all states but one
+   eliminated through the laws, the square roots' signs those of the start (``elimination.Elimination``);
+4. ``projective-linear``: an uncoupled field :math:`Kx + s(x)x` on the level set of the laws (:math:`K` constant,
    :math:`s` a quadratic form), solved by :math:`x = \kappa u`, :math:`u = e^{Kt}x_0`
    (``projective.linear_flow_solution``);
-4. ``matrix-modes``: a matrix network :math:`W_2W_1x` (read off the field: :math:`\dot w_1 = (\Sigma_{xy} -
+5. ``matrix-modes``: a matrix network :math:`W_2W_1x` (read off the field: :math:`\dot w_1 = (\Sigma_{xy} -
    \Sigma_{xx}P)w_2`, :math:`\dot w_2 = (\Sigma_{xy} - \Sigma_{xx}P)^\top w_1`) with whitened input, on the aligned
    invariant set, mode by mode by the ``deep_linear_whitened`` closed form (``derivations.modes``);
-5. ``shared-clock-invariant-set``: the shared clock on the invariant sets where some eigen-coordinates vanish;
-6. ``balanced-line``: all of a unit's states equal, when that line is invariant.
+6. ``shared-clock-invariant-set``: the shared clock on the invariant sets where some eigen-coordinates vanish;
+7. ``balanced-line``: all of a unit's states equal, when that line is invariant.
 
 Methods (``METHODS``): ``riccati`` (constant coefficients, degree at most 2: the γ± factorization and partial
 fractions of ``riccati.riccati_solution``), ``riccati-exponential-forcing`` (a quadratic plus ``c3 e^{kt}``, e.g.
 the weight-decay clock from an unbalanced start: modified Bessel functions, ``forced_riccati.bessel_solution``),
-``separable`` (autonomous and rational: ``separable.implicit_solution``).
+``separable`` (autonomous and rational: ``separable.implicit_solution``),
+``algebraic-separable`` (autonomous and algebraic, or rational where the real integrator would not terminate:
+``t(y)`` as a checked quadrature, ``quadrature.quadrature_solution``).
 
 A solution method returns a *clock* (:class:`ClockSolution`): an object that names the symbols it solves for
 (``symbols``), the symbols its value depends on besides the time (``arguments``) and its recorded ``derivation``.
@@ -44,9 +48,11 @@ import sympy as sp
 from . import modes
 from .closed_form import ClockSolution
 from .derivation import Derivation
+from .elimination import eliminate
 from .forced_riccati import bessel_solution, forcing_branch, match_forcing
 from .model import Model
 from .projective import linear_flow_solution
+from .quadrature import quadrature_solution, radicands
 from .reduction import (
     LinearStructure,
     ScalarReduction,
@@ -57,17 +63,19 @@ from .reduction import (
     structure_step,
 )
 from .riccati import riccati_solution
-from .separable import implicit_solution, unsupported
+from .separable import implicit_solution, unsplit_factor, unsupported
 
 __all__ = [
     "KINDS",
     "KIND_TEXT",
     "METHODS",
     "REDUCTIONS",
+    "AlgebraicSeparable",
     "BalancedLine",
     "Candidate",
     "ClockSolution",
     "Context",
+    "Elimination",
     "ForcedRiccati",
     "MatrixModes",
     "OneState",
@@ -82,12 +90,13 @@ __all__ = [
     "classify",
 ]
 
-KINDS = ("riccati", "separable", "time-dependent", "unsupported")
+KINDS = ("riccati", "separable", "algebraic", "time-dependent", "unsupported")
 KIND_TEXT = {
     "riccati": "polynomial of degree at most 2 with coefficients free of t",
     "separable": "autonomous and rational in its variable, not of degree at most 2",
+    "algebraic": "autonomous and algebraic in its variable (square roots of polynomials in it), not rational",
     "time-dependent": "it has time-dependent coefficients",
-    "unsupported": "not rational in its variable",
+    "unsupported": "not rational in its variable, nor algebraic (square roots of polynomials in it)",
 }
 
 
@@ -100,15 +109,18 @@ def classify(rhs: sp.Expr, y: sp.Symbol, t: sp.Symbol) -> str:
         t: the time.
 
     Returns:
-        ``"riccati"``, ``"separable"``, ``"time-dependent"`` or ``"unsupported"`` (``KIND_TEXT`` says what each
-        means).
+        ``"riccati"``, ``"separable"``, ``"algebraic"``, ``"time-dependent"`` or ``"unsupported"`` (``KIND_TEXT``
+        says what each means).
     """
+
     if t in rhs.free_symbols:
         return "time-dependent"
     if rhs.is_polynomial(y) and sp.degree(rhs, y) <= 2:
         return "riccati"
     if rhs.is_rational_function(y):
         return "separable"
+    if radicands(rhs, y):
+        return "algebraic"
     return "unsupported"
 
 
@@ -296,6 +308,17 @@ class SharedClockOnInvariantSets(Reduction):
             yield _with_structure(context, structure, zero)
 
 
+class Elimination(Reduction):
+    """Uncoupled units with ``k`` states and ``k - 1`` conservation laws even in the states to eliminate: all but one
+    state eliminated through the laws, each a square root with the sign of its start (``elimination.eliminate``)."""
+
+    name = "elimination"
+    summary = "eliminate all but one state through the conservation laws (square roots with the start's signs)"
+
+    def candidates(self, context: Context) -> Iterator[Candidate | str]:
+        yield from eliminate(context.model, context.laws, context.names)
+
+
 class MatrixModes(Reduction):
     """A matrix network :math:`W_2W_1x` with whitened input on the aligned set (``derivations.modes``): the field
     is recognised from its form, the aligned ansatz checked against it and each mode solved by the registered
@@ -404,16 +427,39 @@ class RationalSeparable(ScalarMethod):
         if kind != "separable":
             return f"the equation is {kind}: {KIND_TEXT[kind]}"
         # the separable engine says beforehand what it cannot integrate (a pole, a factor of degree > 2)
-        return unsupported(reduction.rhs, reduction.y) or None
+        reason = unsupported(reduction.rhs, reduction.y)
+        if reason:
+            return reason
+        factor = unsplit_factor(reduction.rhs, reduction.y)
+        if factor is not None:
+            return f"the factor {factor} of degree >= 3 does not split over the parameters' real roots"
+        return None
 
     def solve(self, reduction: ScalarReduction, context: Context) -> ClockSolution:
         tag = context.tags.get("separable", "")
         return implicit_solution(reduction.rhs, reduction.y, reduction.y0, context.t, tag)
 
 
+class AlgebraicSeparable(ScalarMethod):
+    r"""An autonomous equation algebraic in its variable (or rational, where ``separable`` does not apply): ``t(y)``
+    as a checked quadrature, inverted numerically (``quadrature.quadrature_solution``, ``numerics.quadrature``)."""
+
+    name = "algebraic-separable"
+    summary = "autonomous and algebraic (square roots of polynomials): t(y) as a checked quadrature, inverted"
+
+    def applies(self, reduction: ScalarReduction, context: Context) -> str | None:
+        kind = classify(reduction.rhs, reduction.y, context.t)
+        return None if kind in ("riccati", "separable", "algebraic") else f"the equation is {kind}: {KIND_TEXT[kind]}"
+
+    def solve(self, reduction: ScalarReduction, context: Context) -> ClockSolution:
+        tag = context.tags.get("quadrature", "")
+        return quadrature_solution(reduction.rhs, reduction.y, reduction.y0, context.t, tag)
+
+
 REDUCTIONS: tuple[Reduction, ...] = (
     OneState(),
     SharedClock(),
+    Elimination(),
     ProjectiveLinear(),
     MatrixModes(),
     SharedClockOnInvariantSets(),
@@ -421,5 +467,5 @@ REDUCTIONS: tuple[Reduction, ...] = (
 )
 """The reductions ``solve`` tries, in this order (module docstring)."""
 
-METHODS: tuple[ScalarMethod, ...] = (Riccati(), ForcedRiccati(), RationalSeparable())
+METHODS: tuple[ScalarMethod, ...] = (Riccati(), ForcedRiccati(), RationalSeparable(), AlgebraicSeparable())
 """The methods for a scalar equation, tried in this order: the first that applies solves it."""

@@ -24,7 +24,7 @@ from sympy.polys.partfrac import apart_undetermined_coeffs
 from .derivation import Derivation
 from .proof import prove_zero
 
-__all__ = ["ImplicitSolution", "implicit_solution", "unsupported"]
+__all__ = ["ImplicitSolution", "implicit_solution", "unsplit_factor", "unsupported"]
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,18 @@ def _radical_substitution(rhs: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, dict[sp.
                     radicals[c] = (power.base, q)
                     rhs = rhs.xreplace({power.base: c**q})
     return rhs, radicals
+
+
+def unsplit_factor(rhs: sp.Expr, y: sp.Symbol) -> sp.Expr | None:
+    """A factor of ``rhs`` of degree at least 3 in ``y`` with symbolic coefficients that stays irreducible after
+    the radical substitution, or None. SymPy's real integrator does not terminate on such a factor (a cubic with two
+    parameters: ``ratint_logpart`` inverts over the expression domain without end), so the implicit solution is
+    not attempted for it (``catalogue.RationalSeparable``)."""
+    split, _ = _radical_substitution(sp.factor(rhs), y)
+    for factor, _ in sp.factor_list(split, y)[1]:
+        if sp.degree(factor, y) >= 3 and factor.free_symbols - {y}:
+            return factor
+    return None
 
 
 def _real_roots(rhs: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, ...]:

@@ -38,6 +38,23 @@ def _qualified(kind: type) -> str:
     return f"{kind.__module__}.{kind.__qualname__}"
 
 
+def _builtin() -> None:
+    """Register the package's own evaluators (the quadrature clocks, ``numerics.quadrature``) on the first
+    compilation: registering them at ``import numerics`` would import SymPy, which a closed form read from the
+    disk cache never needs."""
+    if _BUILTIN_DONE:
+        return
+    from derivations.quadrature import QuadratureSolution
+
+    from .quadrature import compile_quadrature
+
+    _BUILTIN_DONE.append(True)
+    register_clock(QuadratureSolution, compile_quadrature)
+
+
+_BUILTIN_DONE: list[bool] = []
+
+
 def register_clock(kind: type | str, compiler: Callable[[Any, Arithmetic], CompiledClock]) -> None:
     """Register how to compile a kind of clock solution.
 
@@ -67,6 +84,7 @@ def register_clock(kind: type | str, compiler: Callable[[Any, Arithmetic], Compi
 
 def registered(solution: object) -> bool:
     """Whether a compiler is registered for the class of ``solution``."""
+    _builtin()
     return _qualified(type(solution)) in _COMPILERS
 
 
@@ -76,6 +94,7 @@ def compile_clock(solution: object, ctx: Arithmetic) -> CompiledClock:
     Raises:
         ValueError: no compiler is registered for its class (the closed form cannot be evaluated numerically).
     """
+    _builtin()
     compiler = _COMPILERS.get(_qualified(type(solution)))
     if compiler is None:
         raise ValueError(

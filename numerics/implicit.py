@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from derivations.separable import ImplicitSolution
 
-__all__ = ["CompiledImplicit", "implicit_mpmath", "implicit_numpy", "implicit_values"]
+__all__ = ["CompiledImplicit", "check_conditioning", "implicit_mpmath", "implicit_numpy", "implicit_values"]
 
 
 @dataclass(frozen=True)
@@ -117,18 +117,19 @@ def implicit_numpy(implicit: CompiledImplicit, env: Mapping[str, Any], t: np.nda
         )
         lost = np.finfo(float).eps * (np.abs(F(values, columns)) + np.abs(F0)) * np.abs(speed)
         relative = np.max(lost / np.maximum(np.abs(values), np.abs(start)))
-    _conditioning(implicit, float(relative), 1e-10, 16)
+    check_conditioning(implicit.y, float(relative), 1e-10, 16)
     out[moving] = values
     return out
 
 
-def _conditioning(implicit: CompiledImplicit, relative: float, limit: float, digits: int) -> None:
-    """``ValueError`` when ``t = F(y) - F(y0)`` cancels so much that ``y`` keeps fewer digits than promised
-    (``relative`` is the estimated relative error at ``digits`` working digits, ``limit`` the promise)."""
+def check_conditioning(y: str, relative: float, limit: float, digits: int) -> None:
+    """``ValueError`` when ``t = F(y) - F(y0)`` cancels so much that the clock ``y`` keeps fewer digits than promised
+    (``relative`` is the estimated relative error at ``digits`` working digits, ``limit`` the promise); shared by
+    the implicit and the quadrature clocks (``numerics.quadrature``)."""
     if not relative <= limit:
         needed = digits + int(np.ceil(np.log10(relative / limit))) + 5 if relative > 0 else digits + 20
         raise ValueError(
-            f"the implicit closed form for {implicit.y} cancels at these parameters (estimated relative error "
+            f"the implicit closed form for {y} cancels at these parameters (estimated relative error "
             f"{relative:.2g} at {digits} digits): use trajectory(..., dps={max(needed, 30)}) or "
             "method='mpmath'/'scipy'"
         )
@@ -170,7 +171,7 @@ def implicit_mpmath(implicit: CompiledImplicit, env: Mapping[str, Any], t: np.nd
         y = mpmath.findroot(lambda y, F0=F0, ti=t[index]: h(y) - F0 - ti, (start, end), solver="bisect", verify=False)
         speed = _at(implicit.rhs, implicit.y, y, local)
         lost = mpmath.eps * (abs(h(y)) + abs(F0)) * abs(speed) / max(abs(y), abs(start))
-        _conditioning(implicit, float(lost), float(mpmath.mpf(10) ** (15 - mpmath.mp.dps)), mpmath.mp.dps)
+        check_conditioning(implicit.y, float(lost), float(mpmath.mpf(10) ** (15 - mpmath.mp.dps)), mpmath.mp.dps)
         out[index] = y
     return out
 

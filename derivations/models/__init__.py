@@ -19,6 +19,7 @@ from . import (
     linear_network,
     power_activation,
     single_neuron,
+    tied_layer,
     two_layer_scalar,
     two_layer_scalar_decay,
     uv_model,
@@ -41,6 +42,7 @@ _MODULES = (
     two_layer_scalar_decay,
     emergence,
     single_neuron,
+    tied_layer,
 )
 BUILTIN: tuple[str, ...] = tuple(register(m.MODEL).name for m in _MODULES)
 """The names of the package's own models."""

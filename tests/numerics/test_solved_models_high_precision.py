@@ -23,6 +23,20 @@ UNSOLVED = [name for name in models.names() if name not in SOLVED]
 SOLVED = [n for n in SOLVED if models.get(n).closed_form.condition or models.get(n).closed_form.general is None]
 
 
+def closed_or_justified_refusal(model, times, params, init, reference, **options):
+    """The closed form at ``times``, or None where it refuses because an eliminated state reaches 0 (a branch
+    point, ``numerics.quadrature``): the refusal is then checked against ``reference`` (a sign change of a state)."""
+    try:
+        return trajectory(model, times, params, init, **options)
+    except ValueError as error:
+        if "reaches 0" not in str(error):
+            raise
+    flow = reference(model, times, params, init)
+    signs = {name: np.sign(np.asarray(flow[name], dtype=float)) for name in model.state_names}
+    assert any(np.any(s[-1] != s[0]) for s in signs.values()), "refused, but no state changes sign"
+    return None
+
+
 def max_relative_error(model, closed: dict, reference: dict) -> float:
     worst = 0.0
     for name in model.state_names:
@@ -41,7 +55,9 @@ def test_closed_form_against_30_digit_integration(name, data, reference_flow) ->
     case = data.draw(cases(model, width=st.integers(1, 3)))
     params, init = case.params, case.init
     times = [0.0, data.draw(st.floats(0.05, 1.0)), data.draw(st.floats(1.0, 3.0))]
-    closed = trajectory(model, times, params, init, dps=30)
+    closed = closed_or_justified_refusal(model, times, params, init, reference_flow, dps=30)
+    if closed is None:
+        return
     flow = reference_flow(model, times, params, init, dps=30)
     with mpmath.workdps(30):
         for state in model.state_names:
@@ -60,19 +76,14 @@ def test_float64_closed_form_against_integration(name, data, reference_flow) -> 
     case = data.draw(cases(model, width=st.integers(1, 4)))
     params, init = case.params, case.init
     times = np.array([0.0, 0.3, 1.5, 6.0])
-    closed = trajectory(model, times, params, init)
+    closed = closed_or_justified_refusal(model, times, params, init, reference_flow)
+    if closed is None:
+        return
     if model.closed_form.condition:
         flow = reference_flow(model, times, params, init, dps=30)
     else:
         flow = trajectory(model, times, params, init, method="scipy")
     assert max_relative_error(model, closed, flow) < 1e-8
-
-
-def test_a_start_off_the_solved_set_is_refused_with_the_reason() -> None:
-    chain = models.get("deep_scalar_chain")
-    params = {"S": [1.0], "lam": [1.0]}
-    with pytest.raises(ValueError, match=r"a1_0 \+ a2_0 = 0.*not \(g A \+ C\) x"):
-        trajectory(chain, [0.0, 1.0], params, {"a1": [0.2], "a2": [0.3], "a3": [0.2]})
 
 
 def test_weight_decay_from_an_unbalanced_start_is_now_solved() -> None:
@@ -94,13 +105,14 @@ def test_an_unsolved_model_has_no_closed_form_method(name) -> None:
         trajectory(model, [0.0, 1.0], {}, init)
 
 
-def test_ill_conditioned_implicit_closed_form_is_refused() -> None:
-    """S -> 0 in the chain: the antiderivative's terms grow like S^(-4/3) while their difference stays ~ t, so the
-    implicit form cancels; it is refused with the digits it would need, and works with them."""
+def test_the_chain_at_a_tiny_target_is_refused_in_float64_and_exact_at_45_digits() -> None:
+    """S -> 0 in the chain: the expanded stop polynomial loses S^2 = 1e-24 to cancellation in float64, so the
+    stop is missed and the quadrature meets a sign change of its rate: refused (never a silent wrong value);
+    at 45 digits it is right."""
     params, init = {"S": [1e-12], "lam": [1.0]}, {"a1": [0.5], "a2": [0.5], "a3": [0.5]}
-    with pytest.raises(ValueError, match=r"cancels at these parameters.*dps=3\d"):
+    with pytest.raises(ValueError, match="quadrature"):
         trajectory("deep_scalar_chain", [0.0, 1.0], params, init)
-    closed = trajectory("deep_scalar_chain", [0.0, 1.0], params, init, dps=45)
+    exact = trajectory("deep_scalar_chain", [0.0, 1.0], params, init, dps=45)
     flow = trajectory("deep_scalar_chain", [0.0, 1.0], params, init, method="mpmath", dps=30)
     with mpmath.workdps(30):
-        assert abs(closed["a1"][-1, 0] - flow["a1"][-1, 0]) < mpmath.mpf(10) ** -25
+        assert abs(exact["a1"][-1, 0] - flow["a1"][-1, 0]) < mpmath.mpf(10) ** -25

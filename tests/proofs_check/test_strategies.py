@@ -57,11 +57,11 @@ def test_parameters_respect_domains_and_nonzero_expressions(data, name):
 
 
 @settings(max_examples=10, deadline=None)
-@given(case=cases("deep_scalar_chain", width=3))
+@given(case=cases("two_layer_scalar_decay", width=3))
 def test_cases_lie_on_the_closed_forms_set(case):
-    """deep_scalar_chain is solved on the balanced line only: the projected start satisfies its condition exactly
-    and the closed form accepts it."""
-    model = models.get("deep_scalar_chain")
+    """two_layer_scalar_decay is solved on the invariant set a = b only: the projected start satisfies its
+    condition exactly and the closed form accepts it."""
+    model = models.get("two_layer_scalar_decay")
     for i in range(case.width):
         at = {model.init_symbol(n): sp.Float(case.init[n][i]) for n in model.state_names}
         assert all(sp.sympify(c).xreplace(at) == 0 for c in model.closed_form.condition)
@@ -70,9 +70,9 @@ def test_cases_lie_on_the_closed_forms_set(case):
 
 def test_an_unprojected_start_is_off_the_set():
     """The variant: without projection a drawn start violates the condition, and the closed form refuses it."""
-    model = models.get("deep_scalar_chain")
+    model = models.get("two_layer_scalar_decay")
     init = {n: np.array([0.3 + 0.1 * k]) for k, n in enumerate(model.state_names)}
-    params = {"S": np.array([1.0]), "lam": np.array([1.0])}
+    params = {"S": 1.0, "Z": 1.0, "mu": 0.1}
     with pytest.raises(ValueError):
         trajectory(model, [0.0, 1.0], params, init)
     trajectory(model, [0.0, 1.0], params, project(model, params, init))
