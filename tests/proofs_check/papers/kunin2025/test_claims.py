@@ -1,5 +1,5 @@
 """The Kunin et al. 2025 (AGF) claims: statuses, conjecture labels, pass criteria that can fail (a doubled activation
-threshold, a staircase with a flipped sign), budget."""
+threshold, a staircase with a flipped sign)."""
 
 from __future__ import annotations
 
@@ -68,12 +68,12 @@ def records(paper):
     return {r.claim.id: r for r in done}, time.perf_counter() - start
 
 
-def test_statuses_and_budget(records) -> None:
-    by_id, seconds = records
+def test_statuses(records) -> None:
+    # no wall-clock bound here: the claims' running times are measured by benchmarks/claims_run.py
+    by_id, _ = records
     assert {cid: r.outcome.status for cid, r in by_id.items()} == EXPECTED, {
         cid: (r.outcome.status, r.outcome.detail) for cid, r in by_id.items()
     }
-    assert seconds < 60
     assert set(EXPECTED) | set(SLOW) == {c.id for c in load_papers(["kunin2025"]).claims("kunin2025")}
 
 
