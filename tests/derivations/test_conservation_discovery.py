@@ -7,8 +7,6 @@ and D - 1 whenever a single vector field generates the Lie algebra (one output, 
 
 from __future__ import annotations
 
-import time
-
 import pytest
 import sympy as sp
 
@@ -45,10 +43,8 @@ LINEAR = [((1, 1, 1), 1), ((2, 2, 2), 3), ((2, 3, 2), 6), ((3, 2, 3), 3), ((4, 3
 @pytest.mark.parametrize(("dims", "expected"), LINEAR, ids=[str(d) for d, _ in LINEAR])
 def test_linear_network_has_r_r_plus_1_over_2_laws(dims, expected) -> None:
     phi, variables, known = two_layer_linear(*dims)
-    start = time.perf_counter()
     counted = conservation.count_laws_for_reparametrization(phi, variables)
     laws = conservation.laws_for_reparametrization(phi, variables, 2)
-    assert time.perf_counter() - start < 10
     assert counted == expected
     assert len(laws) == expected
     assert all(law.proof.holds and law.proof.exact and law.all_losses and law.degree == 2 for law in laws)
@@ -57,14 +53,16 @@ def test_linear_network_has_r_r_plus_1_over_2_laws(dims, expected) -> None:
     assert span_rank(found, variables) == span_rank(known, variables) == span_rank(found + known, variables)
 
 
-def test_large_linear_network_is_fast_and_cached() -> None:
+def test_large_linear_network_is_cached() -> None:
+    # the second call computes nothing: every cached step is a hit (no timing: timings live in benchmarks/)
     phi, variables, _ = two_layer_linear(4, 3, 4)
     assert len(variables) == 24
     conservation.count_laws_for_reparametrization(phi, variables)
-    start = time.perf_counter()
+    conservation.laws_for_reparametrization(phi, variables, 2)
+    misses = (conservation._count.cache_info().misses, conservation._phi_laws.cache_info().misses)
     assert conservation.count_laws_for_reparametrization(phi, variables) == 6
     assert len(conservation.laws_for_reparametrization(phi, variables, 2)) == 6
-    assert time.perf_counter() - start < 0.5
+    assert (conservation._count.cache_info().misses, conservation._phi_laws.cache_info().misses) == misses
 
 
 def test_one_output_has_d_minus_1_laws() -> None:
@@ -185,10 +183,11 @@ def test_powers_and_products_of_laws_are_not_new() -> None:
 
 def test_second_call_is_cached() -> None:
     first = conservation.conserved_quantities("uv_model", 3, p=2)
-    start = time.perf_counter()
+    conservation.count_conservation_laws("uv_model", p=2)
+    misses = (conservation._model_laws.cache_info().misses, conservation._count.cache_info().misses)
     assert conservation.conserved_quantities("uv_model", 3, p=2) == first
     assert conservation.count_conservation_laws("uv_model", p=2) == 3
-    assert time.perf_counter() - start < 0.05
+    assert (conservation._model_laws.cache_info().misses, conservation._count.cache_info().misses) == misses
 
 
 def test_table_covers_every_registered_model() -> None:

@@ -1,10 +1,9 @@
 """The Kunin et al. 2025 (AGF) claims: statuses, conjecture labels, pass criteria that can fail (a doubled activation
-threshold, a staircase with a flipped sign), budget."""
+threshold, a staircase with a flipped sign)."""
 
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import numpy as np
 import pytest
@@ -63,17 +62,16 @@ def paper():
 
 @pytest.fixture(scope="module")
 def records(paper):
-    start = time.perf_counter()
     done = run_claims([c for c in paper.claims() if c.id not in SLOW])
-    return {r.claim.id: r for r in done}, time.perf_counter() - start
+    return {r.claim.id: r for r in done}
 
 
-def test_statuses_and_budget(records) -> None:
-    by_id, seconds = records
+def test_statuses(records) -> None:
+    # no wall-clock bound here: `python benchmarks/claims_run.py --claim kunin2025` measures the running times
+    by_id = records
     assert {cid: r.outcome.status for cid, r in by_id.items()} == EXPECTED, {
         cid: (r.outcome.status, r.outcome.detail) for cid, r in by_id.items()
     }
-    assert seconds < 60
     assert set(EXPECTED) | set(SLOW) == {c.id for c in load_papers(["kunin2025"]).claims("kunin2025")}
 
 
@@ -84,7 +82,7 @@ def test_slow_claims(paper) -> None:
 
 
 def test_conjecture_and_theorem_labels(records) -> None:
-    by_id, _ = records
+    by_id = records
     assert "conjecture" in by_id["kunin2025.fcn.conjecture4_1"].claim.statement.lower()
     assert "checked numerically" in by_id["kunin2025.dln.theorem3_1"].claim.statement
     for record in by_id.values():
@@ -94,7 +92,7 @@ def test_conjecture_and_theorem_labels(records) -> None:
 
 
 def test_reports_name_the_alphas_and_skipped_jumps(records) -> None:
-    by_id, _ = records
+    by_id = records
     assert "alpha=1e-32" in by_id["kunin2025.dln.theorem3_1"].outcome.detail
     detail = by_id["kunin2025.fcn.whitened_jump_times"].outcome.detail
     assert "not assessed" in detail and "jump 4 at alpha=1e-16" in detail
