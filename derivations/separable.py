@@ -63,8 +63,14 @@ def _factors(expr: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, ...]:
     """The irreducible factors of the polynomial ``expr`` that involve ``y``, over the algebraic numbers in its
     coefficients (``extension=True``): ``x**2 - 2*sqrt(2)*x + 2`` is ``(x - sqrt(2))**2``, which ``sympy.factor_list``
     without the extension leaves whole, and with the extension but ``y`` alone as generator cannot compute (a
-    ``TypeError`` from ``pslq``; ``tests/derivations/test_sympy_regressions.py``). Every symbol is a generator."""
-    return tuple(f for f, _ in sp.factor_list(expr, extension=True)[1] if f.has(y))
+    ``TypeError`` from ``pslq``; ``tests/derivations/test_sympy_regressions.py``). Every symbol is a generator, and
+    so is every function of the parameters (``sign(a_0)`` of an eliminated state's branch): ``factor_list`` with an
+    extension refuses those (``PolificationFailed``), so they are factored as stand-in symbols."""
+    atoms = {f: sp.Dummy("g", real=True) for f in expr.atoms(sp.Function) if not f.has(y)}
+    back = {v: k for k, v in atoms.items()}
+    return tuple(
+        f.xreplace(back) for f, _ in sp.factor_list(expr.xreplace(atoms), extension=True)[1] if f.has(y)
+    )
 
 
 def _partial_fractions(expr: sp.Expr, y: sp.Symbol) -> sp.Expr:

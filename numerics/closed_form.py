@@ -470,9 +470,39 @@ def closed_form_numpy(
     if np.any(rows) and ccf.exact_in_long_double:
         cancelling = cancelling & ~rows[..., None]
         flagged[rows] = _in_long_double(ccf, env, t, out, clocks, rows)
+    if refine and ccf.other_clocks:
+        flagged |= _sensitive_to_other_clocks(ccf, env, t, out, shape)
     states = {name: out[name] for name in ccf.state}
     sums = {name: out[name] for name in ccf.along}
     return ClosedFormValues(states, sums, clocks, flagged | cancelling)
+
+
+CLOCK_PERTURBATION = 64 * float(np.finfo(float).eps)
+"""The relative change of the ``other_clocks``' values (above their float64 accuracy, a few ulp) with which
+``_sensitive_to_other_clocks`` probes the states."""
+SENSITIVITY = 1e-10
+"""A unit whose state moves by more than this times its scale under ``CLOCK_PERTURBATION`` is evaluated again."""
+
+
+def _sensitive_to_other_clocks(
+    ccf: CompiledClosedForm, env: Mapping[str, Any], t: np.ndarray, out: Mapping[str, np.ndarray], shape: tuple
+) -> np.ndarray:
+    """The units (batch, p) whose states are ill-conditioned in the ``other_clocks``: evaluated again with the
+    clocks' values changed by ``CLOCK_PERTURBATION`` (relative), a state moving by more than ``SENSITIVITY`` times
+    its largest magnitude over the times. Why: an eliminated state ``x = sign(x_0) sqrt(q(y))`` (the elimination
+    reduction) inherits the accuracy of ``q(y)``, which cancels where ``x`` nears 0 at a stop of ``y`` (the tied
+    layer's ``a`` as ``b`` settles): a clock accurate to ulp gives ``x`` to ``sqrt(eps)`` there, and such units
+    are evaluated again with more digits instead."""
+    probe, probe_clocks = _allocated(ccf, shape, len(t), float)
+    _evaluated(ccf, env, t, probe, probe_clocks, False, perturb=CLOCK_PERTURBATION)
+    flagged = np.zeros(shape[1:], dtype=bool)
+    with np.errstate(all="ignore"):
+        for name in ccf.state:
+            value, moved = out[name], probe[name]
+            scale = np.max(np.abs(value), axis=0)
+            bad = np.any(~(np.abs(moved - value) <= SENSITIVITY * scale), axis=0)
+            flagged |= np.broadcast_to(bad, flagged.shape)
+    return flagged
 
 
 ROW = 1 << 14
@@ -488,10 +518,12 @@ def _evaluated(
     out: Mapping[str, np.ndarray],
     clocks_out: Mapping[str, np.ndarray],
     refine: bool,
+    perturb: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Fill the outputs ``out`` and the clocks ``clocks_out`` (``_allocated``) block by block from ``env`` (arrays
     (1, batch, p)) in the precision of ``out``; return the units (batch, p) that left the range (a clipped clock,
-    a non-finite value) and, with ``refine``, those whose settled value cancels."""
+    a non-finite value) and, with ``refine``, those whose settled value cancels. ``perturb`` scales the
+    ``other_clocks``' values by ``1 + perturb`` (``_sensitive_to_other_clocks``)."""
     shape = env_shape(env)
     prepared, clocks, rates = _prepared(ccf, env)
     coefficients = ccf.float64_kernel.coefficients(prepared)
@@ -511,7 +543,9 @@ def _evaluated(
         for begin in range(0, len(t), times):
             targets = {name: v[begin : begin + times, rows] for name, v in out.items()}
             clock_targets = {name: v[begin : begin + times, rows] for name, v in clocks_out.items()}
-            clipped, bounds = _block(ccf, *block, buffers, t[begin : begin + times], targets, clock_targets)
+            clipped, bounds = _block(
+                ccf, *block, buffers, t[begin : begin + times], targets, clock_targets, perturb
+            )
             flagged[rows] |= clipped[..., None]
             for name, bound in bounds.items():
                 if not np.all(bound < FINITE):
@@ -535,6 +569,7 @@ def _block(
     t: np.ndarray,
     targets: dict[str, np.ndarray],
     clock_targets: dict[str, np.ndarray],
+    perturb: float = 0.0,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """One block of times ``t`` and starts: the clocks (from their time-independent parts ``solutions``, clipped
     where positive, written into ``clock_targets``), then the outputs written into ``targets`` (by
@@ -555,7 +590,8 @@ def _block(
         local[name] = values
     for name, implicit in ccf.implicit.items():
         local[name] = implicit_numpy(implicit, local, local["t"])
-    local.update(ccf.others(local, local["t"], fp))
+    others = ccf.others(local, local["t"], fp)
+    local.update({k: v * (1 + perturb) for k, v in others.items()} if perturb else others)
     for name in (*ccf.riccati, *ccf.implicit, *ccf.other_names):
         clock_targets[name][...] = local[name]
     atoms = {name: _swapped(local[name]) for name in ccf.float64_kernel.atom_names}

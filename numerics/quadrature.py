@@ -51,6 +51,7 @@ MAX_PANELS = 16384
 AGREEMENT = 1e-14
 """Relative agreement of two grids (one twice as fine) at which the float64 integral is accepted."""
 PROMISE = 1e-10
+LONG_EPS = float(np.finfo(np.longdouble).eps)
 """The relative accuracy promised in float64 (else ``ValueError``)."""
 
 
@@ -212,32 +213,65 @@ def _panel_integrals(q, columns, y0, end, distance, a, b) -> np.ndarray:
 def _grid(q, columns, y0, end, distance, s_max) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Panel boundaries (B, K + 1), cumulative times there (B, K + 1) and their error estimates (B, K + 1).
 
-    Two grids are accepted when their times agree to ``AGREEMENT`` *in y*, relative to the distance to the stop
-    (down to 1e-6 of y): a time error dt moves y by G dt, and the eliminated states inherit the relative accuracy
-    of y_* - y (their squares vanish at the stop)."""
-    previous = None
-    panels = FIRST_PANELS
-    while True:
-        edges = s_max[:, None] * np.linspace(0.0, 1.0, panels + 1)
-        parts = _panel_integrals(q, columns, y0, end, distance, edges[:, :-1], edges[:, 1:])
-        cumulative = np.concatenate([np.zeros((len(y0), 1)), np.cumsum(parts, axis=1)], axis=1)
-        if previous is not None:
-            error = np.abs(cumulative[:, ::2] - previous)
-            y = _points(y0[:, None], end[:, None], distance[:, None], edges[:, ::2])
-            local = {**{k: (v[:, None] if isinstance(v, np.ndarray) else v) for k, v in columns.items()}, q.y: y}
-            with np.errstate(all="ignore"):
-                speed = np.abs(np.asarray(_call(q.rhs, local), dtype=float))
-            # relative to the distance to the stop too: the eliminated states' squares vanish there
-            size = np.maximum(np.abs(y), np.abs(y0)[:, None])
-            moved = error * speed / np.maximum(np.abs(y - end[:, None]), 1e-6 * size)
-            if np.all(moved <= AGREEMENT):
-                return edges[:, ::2], previous, error
-        if panels >= MAX_PANELS:
-            raise ValueError(
-                f"the quadrature for {q.y} does not converge on {MAX_PANELS} panels: use trajectory(..., dps=30) or "
-                "method='mpmath'/'scipy'"
+    Adaptive: a panel is halved while its 20-point Gauss–Legendre value and that of its two halves differ by more
+    than its share of the allowed error. The allowed time error at a point is ``AGREEMENT`` *in y*, relative to the
+    distance to the stop (down to 1e-6 of y): a time error dt moves y by G dt, and the eliminated states inherit
+    the relative accuracy of y_* - y (their squares vanish at the stop). A panel's share is that of its width, of
+    the smallest allowance at or after it, so that the running sum meets every later allowance; never below the
+    rounding of the panel's value. Adaptive panels resolve the slow passage near a saddle (a kept state near 0
+    with a small conserved difference), where h(s) has a narrow peak a uniform grid misses. The starts' grids are
+    padded to one number of panels by halving their widest panels."""
+    eps = np.finfo(float).eps
+    grids = []
+    for b in range(len(y0)):
+        one = {k: (v[b : b + 1] if isinstance(v, np.ndarray) else v) for k, v in columns.items()}
+        args = (one, y0[b : b + 1], end[b : b + 1], distance[b : b + 1])
+        edges = np.linspace(0.0, float(s_max[b]), FIRST_PANELS + 1)
+        while True:
+            a, c = edges[:-1], edges[1:]
+            middle = (a + c) / 2
+            coarse = _panel_integrals(q, *args, a[None, :], c[None, :])[0]
+            fine = (
+                _panel_integrals(q, *args, a[None, :], middle[None, :])[0]
+                + _panel_integrals(q, *args, middle[None, :], c[None, :])[0]
             )
-        previous, panels = cumulative, 2 * panels
+            y = _points(*(np.asarray(v)[:, None] for v in args[1:]), c[None, :])[0]
+            with np.errstate(all="ignore"):
+                speed = np.abs(np.asarray(_call(q.rhs, {**one, q.y: y}), dtype=float))
+            size = np.maximum(np.abs(y), abs(float(y0[b])))
+            allowed = AGREEMENT * np.maximum(np.abs(y - float(end[b])), 1e-6 * size) / np.maximum(speed, 1e-300)
+            # no finer than the rounding of h: G cancels near the stop (long double, relative eps_ld |y|/|y - y_*|),
+            # then rounded to float64; nor than the running time's own rounding (near the stop the relative
+            # accuracy of y_* - y is then about s eps, s <= 36: far inside PROMISE)
+            noise = np.abs(fine) * (eps + LONG_EPS * size / np.maximum(np.abs(y - float(end[b])), 1e-300 * size))
+            allowed = np.maximum(allowed, 16 * (eps * np.cumsum(np.abs(fine)) + np.cumsum(noise)))
+            allowed = np.minimum.accumulate(allowed[::-1])[::-1]  # the smallest allowance at or after each panel
+            share = np.maximum(allowed * (c - a) / float(s_max[b]), 16 * noise)
+            bad = np.abs(coarse - fine) > share
+            if not np.any(bad):
+                break
+            if len(edges) - 1 + int(np.sum(bad)) > MAX_PANELS:
+                raise ValueError(
+                    f"the quadrature for {q.y} does not converge on {MAX_PANELS} panels: use trajectory(..., dps=30) "
+                    "or method='mpmath'/'scipy'"
+                )
+            edges = np.sort(np.concatenate([edges, middle[bad]]))
+        grids.append((edges, fine, np.abs(coarse - fine)))
+    K = max(len(e) - 1 for e, _, _ in grids)
+    rows = []
+    for b, (edges, parts, errors) in enumerate(grids):
+        one = {k: (v[b : b + 1] if isinstance(v, np.ndarray) else v) for k, v in columns.items()}
+        args = (one, y0[b : b + 1], end[b : b + 1], distance[b : b + 1])
+        while len(edges) - 1 < K:  # pad: halve the widest panels (more panels never cost accuracy)
+            widths = np.diff(edges)
+            widest = np.argsort(widths)[::-1][: K - (len(edges) - 1)]
+            middle = (edges[widest] + edges[widest + 1]) / 2
+            edges = np.sort(np.concatenate([edges, middle]))
+            a, c = edges[:-1], edges[1:]
+            parts = _panel_integrals(q, *args, a[None, :], c[None, :])[0]
+            errors = np.concatenate([errors, np.zeros(len(middle))])  # the halves of an accepted panel
+        rows.append((edges, np.concatenate([[0.0], np.cumsum(parts)]), np.concatenate([[0.0], np.cumsum(errors)])))
+    return tuple(np.array([row[i] for row in rows]) for i in range(3))  # type: ignore[return-value]
 
 
 def _values_numpy(q: CompiledQuadrature, env: Mapping[str, Any], t: np.ndarray) -> np.ndarray:
@@ -361,7 +395,7 @@ def _stop_mp(q: CompiledQuadrature, local: dict[str, Any], y0: Any, direction: i
             c = c[1:]
         if len(c) < 2:
             continue
-        for root in mpmath.polyroots(c, maxsteps=400, extraprec=4 * mpmath.mp.prec):
+        for root in _polyroots(c):
             if abs(mpmath.im(root)) > tolerance * (1 + abs(root)):
                 continue
             r = mpmath.re(root)
@@ -379,7 +413,12 @@ def _stop_mp(q: CompiledQuadrature, local: dict[str, Any], y0: Any, direction: i
                 )
             except (ZeroDivisionError, ValueError):
                 continue
-            if mpmath.im(r) != 0 or (r - y0) * direction <= 0:
+            # Newton may step where a radicand is negative (G complex there): a complex iterate is no stop, a
+            # real one may still be an mpc with zero imaginary part (which has no ordering)
+            if mpmath.im(r) != 0:
+                continue
+            r = mpmath.re(r)
+            if (r - y0) * direction <= 0:
                 continue
             g = abs(_at(q.rhs, q.y, r, local))
             others = [abs(_at(c_, q.y, r, local)) for c_ in q.conjugates]
@@ -388,6 +427,17 @@ def _stop_mp(q: CompiledQuadrature, local: dict[str, Any], y0: Any, direction: i
     if not found:
         raise ValueError(f"no stop bounds the motion of {q.y} from {y0}: the quadrature has no end")
     return min(found, key=lambda item: abs(item[0] - y0))
+
+
+def _polyroots(c: list[Any]) -> list[Any]:
+    """The roots of the polynomial with coefficients ``c`` (highest first) at the working precision; Durand–Kerner
+    may need more steps and guard digits on clustered roots (a ``ValueError`` if it still does not converge)."""
+    for steps, extra in ((400, 4), (4000, 16)):
+        try:
+            return list(mpmath.polyroots(c, maxsteps=steps, extraprec=extra * mpmath.mp.prec))
+        except mpmath.libmp.libhyper.NoConvergence:
+            continue
+    raise ValueError(f"the stop polynomial's roots ({len(c) - 1} of them) do not converge at {mpmath.mp.dps} digits")
 
 
 def _values_mpmath(q: CompiledQuadrature, env: Mapping[str, Any], t: np.ndarray) -> np.ndarray:

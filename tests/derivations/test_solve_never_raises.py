@@ -229,11 +229,13 @@ def test_solve_answers_on_a_valid_model(name: str) -> None:
 
 
 def test_the_two_crashes_of_the_issue_now_answer_with_their_reasons() -> None:
-    """The tied layer stops at the scalar methods (a pole, a cubic factor), the tanh network at the reduction
-    (its field is not polynomial), each with the reason; neither raises."""
+    """The tied layer (it raised ``PolynomialError``) is solved: the shared clock stops at the scalar methods (a
+    pole in gamma), and the elimination keeping b, whose equation has a sign(a_0)**2 coefficient and a cubic factor,
+    goes to the quadrature; the tanh network stops at the reduction (its field is not polynomial)."""
     tied, tanh = solve(_tied()), solve(_tanh())
-    assert isinstance(tied, Unsolved) and tied.step == "classification"  # no scalar method takes its clock
-    assert "pole in gamma" in tied.reason and "degree 3" in tied.reason
+    assert isinstance(tied, ClosedForm), str(tied)
+    assert (tied.reduction, tied.method) == ("elimination", "algebraic-separable")
+    assert set(tied.clocks) == {_tied().symbol("b")} and tied.condition == ()
     assert isinstance(tanh, Unsolved) and "not polynomial" in tanh.reason
 
 
