@@ -9,7 +9,7 @@ quantity as ``R = a^2 - |w|^2`` (labelled :math:`\delta` in its figures; unit le
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import mpmath
 import numpy as np
@@ -21,8 +21,10 @@ from proofs_check.checkers import closed_form_error
 from proofs_check.paper import Measurement
 
 __all__ = [
+    "BASIN_CASES",
     "LIMIT_TIME",
     "NEURON_CASES",
+    "basin_sides",
     "closed_form_cases",
     "imbalance",
     "limit_error",
@@ -123,6 +125,55 @@ def limit_error(t: float = LIMIT_TIME, sign: int = 1) -> Measurement:
             a = state["a"][0][0]
             worst = max(worst, *(abs(a * state[f"w_{k + 1}"][0][0] - sign * beta[k]) / norm for k in range(d)))
     return Measurement(float(worst), "closed form at 30 digits", f"{len(NEURON_CASES)} starts, t = {t:g}")
+
+
+BASIN_CASES: tuple[tuple[float, float], ...] = ((0.5, -2.0), (-1.0, -0.5), (2.0, -6.0))
+"""(a, delta) of the points of the separating surface tried by :func:`basin_sides`, with beta = (1, 0.25) (the
+authors' App. A, Fig. 7 target)."""
+
+
+def basin_sides(surface: Callable[[float, float], float], offset: float = 1e-3, t: float = 80.0) -> tuple[bool, str]:
+    r"""Whether the surface :math:`\beta^\top w = a\,\nu_s(\delta, \lVert\beta\rVert^2)` separates the basins
+    :math:`a \to +`, :math:`a \to -` (:math:`\delta < 0`; the authors' separating surface, App. A, Fig. 7, is
+    :math:`\nu_s = (-\delta - \sqrt{\delta^2 + 4\lVert\beta\rVert^2})/2`): from each point of :data:`BASIN_CASES`
+    (d = 2, beta = (1, 0.25)), the starts with ``a`` moved by -``offset`` and +``offset`` end (closed form at 30
+    digits, time ``t``) with ``a`` of opposite signs.
+
+    Arguments:
+        surface: :math:`\nu_s`, a function of (delta, |beta|^2).
+        offset: how far ``a`` is moved off the surface, > 0.
+        t: the time at which the signs are read.
+
+    Returns:
+        (separates, detail): True iff every point's two starts end with opposite signs of ``a``; the end values.
+
+    Raises:
+        TypeError: ``surface`` is not callable.
+        ValueError: ``offset`` is not > 0, or the surface has no point at some case.
+    """
+    from numerics import trajectory
+
+    if not callable(surface):
+        raise TypeError(f"surface must be callable, got {type(surface).__name__}")
+    if not offset > 0:
+        raise ValueError(f"offset must be > 0, got {offset!r}")
+    beta = np.array([1.0, 0.25])
+    norm2 = float(beta @ beta)
+    across, details = [], []
+    for a0, delta in BASIN_CASES:
+        nu = float(surface(delta, norm2))  # beta^T w / a on the surface
+        along = a0**2 - delta - (a0 * nu) ** 2 / norm2  # |w|^2 = a^2 - delta, minus the part along beta
+        if along < 0:
+            raise ValueError(f"the surface has no point with a = {a0}, delta = {delta}")
+        w0 = a0 * nu * beta / norm2 + np.sqrt(along) * np.array([-beta[1], beta[0]]) / np.sqrt(norm2)
+        ends = []
+        for shift in (-offset, offset):
+            init = {"a": np.array([a0 + shift]), "w_1": np.array([w0[0]]), "w_2": np.array([w0[1]])}
+            state = trajectory(single_neuron(2), [t], {"beta_1": beta[0], "beta_2": beta[1]}, init, dps=30)
+            ends.append(state["a"][0][0])
+        across.append(mpmath.sign(ends[0]) * mpmath.sign(ends[1]) < 0)
+        details.append(f"a_0 = {a0}, delta = {delta}: a({t:g}) = {mpmath.nstr(ends[0], 4)}, {mpmath.nstr(ends[1], 4)}")
+    return all(across), "; ".join(details)
 
 
 def _rates(model: Model) -> tuple[sp.Expr, sp.Expr]:

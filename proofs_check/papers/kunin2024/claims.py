@@ -6,7 +6,9 @@ Sources. The paper's text was not available here: no section or equation number 
 marked so. What is confirmed comes from the authors' code, ``allanraventos/getrichquick``,
 ``single-neuron/Single_Neuron.ipynb`` (the notebook of the paper's Figs 2-4 and App. A, Figs 7-8): the conserved
 ``R = a^2 - |w|^2`` (its figures label it :math:`\delta`; unit learning rates) and the scalar solution for
-:math:`\nu = \beta^\top w/a` (function ``theory``, App. A, Fig. 8 "Verifying that theory matches GD"). The form
+:math:`\nu = \beta^\top w/a` (function ``theory``, App. A, Fig. 8 "Verifying that theory matches GD"), and for
+:math:`\delta < 0` the surface :math:`\beta^\top w = a\,(-\delta - \sqrt{\delta^2 + 4\lVert\beta\rVert^2})/2` that
+separates the basins of attraction (``plot_basin_seperating_surface``, App. A, Fig. 7). The form
 :math:`\delta = \eta_w a^2 - \eta_a\lVert w\rVert^2` with layer rates is the paper's as quoted in issue 22; the
 package's quantity ``delta`` is :math:`a^2/\eta_a - \lVert w\rVert^2/\eta_w = \delta / (\eta_a\eta_w)` (claim
 ``delta.package``).
@@ -14,11 +16,14 @@ package's quantity ``delta`` is :math:`a^2/\eta_a - \lVert w\rVert^2/\eta_w = \d
 
 from __future__ import annotations
 
+import math
+
 import sympy as sp
 
 from derivations import models
 from derivations.models.single_neuron import single_neuron
 from proofs_check.checkers import closed_form_error, derivation_verified
+from proofs_check.outcome import Outcome
 from proofs_check.paper import Paper
 from proofs_check.papers.kunin2024 import checks
 
@@ -131,6 +136,54 @@ PAPER.claim(
         "ν(t) = ½(−δ + √(4s² + δ²) tanh Q), Q = ½t√(4s² + δ²) + artanh((δ + 2ν₀)/√(4s² + δ²)), s = |β|",
         "with nu.riccati and uniqueness of ODE solutions, ν(t) is βᵀw(t)/a(t) while a ≠ 0",
     ),
+)
+
+
+# ---------------------------------------------------------------- the basins of attraction (delta < 0)
+def _nu_root(sign: int) -> sp.Expr:
+    """nu_+ (sign = +1) or nu_- (sign = -1) = (-delta + sign sqrt(delta^2 + 4 |beta|^2)) / 2 in the state."""
+    imbalance = checks.imbalance(NEURON)
+    return (-imbalance + sign * sp.sqrt(imbalance**2 + 4 * (b1_**2 + b2_**2))) / 2
+
+
+nu_plus = PAPER.symbol("nu_plus", r"\nu_+", lambda: _nu_root(1), real=True)
+nu_minus = PAPER.symbol("nu_minus", r"\nu_-", lambda: _nu_root(-1), real=True)
+gap_dot = PAPER.symbol(
+    "nu_gap_dot",
+    r"\tfrac{d}{dt}(\nu - \nu_-)",
+    lambda: checks.rate(NEURON, (b1_ * w1_ + b2_ * w2_) / a_ - _nu_root(-1)),
+    real=True,
+)
+PAPER.claim(
+    "basins.invariant",
+    sp.Eq(gap_dot, -(nu - nu_plus) * (nu - nu_minus)),
+    where=f"App. A, Fig. 7 (basins of attraction) [equation unconfirmed]; the separating surface of the {CODE}",
+    assume=(
+        "ν = βᵀw/a, ν± = (−δ ± √(δ² + 4|β|²))/2, functions of the conserved δ (delta.conserved)",
+        "so the surface ν = ν₋, i.e. βᵀw = a(−δ − √(δ² + 4|β|²))/2, is invariant where a ≠ 0",
+        "d = 2, η_a = η_w = 1",
+    ),
+)
+
+
+def nu_surface(delta_value: float, beta_norm2: float) -> float:
+    """The authors' separating surface, beta^T w / a = (-delta - sqrt(delta^2 + 4 |beta|^2)) / 2."""
+    return (-delta_value - math.sqrt(delta_value**2 + 4 * beta_norm2)) / 2
+
+
+def _basins() -> Outcome:
+    separates, detail = checks.basin_sides(nu_surface)
+    method = "closed form at 30 digits, starts a ± 1e-3 off the surface"
+    return Outcome.numeric(method, detail) if separates else Outcome.refuted(method, {}, detail)
+
+
+PAPER.claim(
+    "basins.sides",
+    "For δ < 0 the surface βᵀw = a(−δ − √(δ² + 4|β|²))/2 separates the starts that end with a > 0 from those "
+    "that end with a < 0",
+    where=f"App. A, Fig. 7 (basins of attraction) [equation unconfirmed]; the separating surface of the {CODE}",
+    assume=("d = 2, β = (1, 0.25), three points of the surface (δ = −2, −0.5, −6)",),
+    check=_basins,
 )
 
 # ---------------------------------------------------------------- the closed form of derivations.solve

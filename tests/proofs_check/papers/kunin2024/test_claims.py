@@ -45,6 +45,8 @@ EXPECTED = {
     "ratio.riccati": Status.PROVED,
     "nu.riccati": Status.PROVED,
     "nu.solution": Status.PROVED,
+    "basins.invariant": Status.PROVED,
+    "basins.sides": Status.NUMERIC,
     "closed_form.derivation": Status.PROVED,
     "closed_form.numeric": Status.NUMERIC,
     "limit": Status.NUMERIC,
@@ -146,6 +148,47 @@ def test_nu_authors_is_the_30_digit_flow(a0: float, w10: float, w20: float, b1: 
             reference = (mp["b1"] * state["w_1"] + mp["b2"] * state["w_2"]) / state["a"]
             assert abs(expected.imag) < 1e-20
             assert abs(expected.real - float(reference)) < 1e-12 * (1 + abs(float(reference)))
+
+
+# ---------------------------------------------------------------- the basins of attraction
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        lambda nu, lo, hi: -(nu - hi) * (nu - lo) / 2,  # a changed constant
+        lambda nu, lo, hi: (nu - hi) * (nu - lo),  # a flipped sign
+        lambda nu, lo, hi: -(nu - hi) * (nu + lo),  # the surface moved to nu = -nu_-
+    ],
+)
+def test_a_wrong_gap_rate_is_refuted(wrong) -> None:
+    from proofs_check.papers.kunin2024.claims import nu_minus, nu_plus
+
+    statement = PAPER["basins.invariant"].statement
+    assert isinstance(statement, sp.Equality)
+    _refuted("basins.invariant", sp.Eq(statement.lhs, wrong(nu, nu_minus, nu_plus)))
+
+
+@pytest.mark.parametrize(
+    "surface",
+    [
+        lambda d, n: (-d - np.sqrt(d * d + 4 * n)) / 4,
+        lambda d, n: 1.5 * (-d - np.sqrt(d * d + 4 * n)) / 2,
+        lambda d, n: (-d - np.sqrt(d * d + n)) / 2,
+    ],
+)
+def test_a_wrong_surface_does_not_separate(surface) -> None:
+    separates, detail = checks.basin_sides(surface)
+    assert not separates, detail
+
+
+def test_basin_sides_refuses_bad_input() -> None:
+    from proofs_check.papers.kunin2024.claims import nu_surface
+
+    with pytest.raises(TypeError, match="surface"):
+        checks.basin_sides(0.5)  # type: ignore[arg-type]  # the wrong type is the point of the test
+    with pytest.raises(ValueError, match="offset"):
+        checks.basin_sides(nu_surface, offset=0.0)
+    with pytest.raises(ValueError, match="no point"):
+        checks.basin_sides(lambda d, n: (-d + np.sqrt(d * d + 4 * n)) / 2)
 
 
 # ---------------------------------------------------------------- the closed forms
