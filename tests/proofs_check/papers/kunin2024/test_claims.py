@@ -156,7 +156,7 @@ def test_nu_authors_is_the_30_digit_flow(a0: float, w10: float, w20: float, b1: 
     [
         lambda nu, lo, hi: -(nu - hi) * (nu - lo) / 2,  # a changed constant
         lambda nu, lo, hi: (nu - hi) * (nu - lo),  # a flipped sign
-        lambda nu, lo, hi: -(nu - hi) * (nu + lo),  # the surface moved to nu = -nu_-
+        lambda nu, lo, hi: -(nu - hi) * (nu - lo) + lo,  # a rate that does not vanish on the surface
     ],
 )
 def test_a_wrong_gap_rate_is_refuted(wrong) -> None:
