@@ -45,7 +45,7 @@ PAPER = Paper(
     models=("single_neuron", "tied_layer"),
 )
 UNCONFIRMED = "[section and equation unconfirmed: the paper's text was not available]"
-CODE = "authors' code allanraventos/getrichquick, single-neuron/Single_Neuron.ipynb"
+CODE = "authors' code (getrichquick, the single-neuron notebook)"  # the module docstring names the file
 t = sp.Symbol("t", nonnegative=True)
 
 
@@ -103,7 +103,7 @@ PAPER.claim(
         sp.Matrix([eta_w * bk - delta * zk - eta_a * beta_z * zk for bk, zk in zip(beta, z, strict=True)]),
         evaluate=False,
     ),
-    where=f"§ minimal model (the ratio z = w/a) {UNCONFIRMED}; issue 22, derivations/projective.py",
+    where=f"§ minimal model (the ratio z = w/a) {UNCONFIRMED}; issue 22 and the package's projective reduction",
     assume=("a ≠ 0", "d = 3 with layer rates; η_a = η_w = 1 gives ż = β − δz − (βᵀz)z"),
 )
 
@@ -203,7 +203,7 @@ PAPER.experiment(
     tolerance=1e-25,
     where=f"App. A, Fig. 8 (theory against GD) [equation unconfirmed]; {CODE}",
     assume=(
-        "4 fixed unbalanced starts: a crossing 0, δ > 0, δ ≪ 0, d = 3 with η_a = 2, η_w = 0.5",
+        "4 fixed unbalanced starts: a crossing 0, δ > 0, δ = −2.88, d = 3 with η_a = 2, η_w = 0.5",
         "30-digit ODE: heyoka Taylor, else mpmath.odefun",
     ),
 )
