@@ -8,6 +8,7 @@ import mpmath
 import sympy as sp
 
 from derivations.derivation import Derivation
+from derivations.model import Model
 from proofs_check.outcome import Outcome
 from proofs_check.paper import Measurement
 
@@ -17,6 +18,7 @@ __all__ = [
     "closed_form_error",
     "deferred",
     "derivation_steps",
+    "derivation_verified",
     "free_algebra_zero",
     "identities",
     "reference_integrator",
@@ -65,6 +67,29 @@ def derivation_steps(derivation: Derivation, tags: Iterable[str], keys: Iterable
     return check
 
 
+def derivation_verified(derivation: Derivation) -> Outcome:
+    """Every step of ``derivation`` re-checks exactly (``Derivation.check``): proved, with the proof methods used;
+    refuted naming the failing steps otherwise.
+
+    Arguments:
+        derivation: a recorded derivation, e.g. ``model.closed_form.derivation``.
+
+    Returns:
+        The outcome.
+
+    Raises:
+        TypeError: ``derivation`` is not a :class:`derivations.derivation.Derivation`.
+    """
+    if not isinstance(derivation, Derivation):
+        raise TypeError(f"derivation must be a Derivation, got {type(derivation).__name__}")
+    checks = derivation.check()
+    failed = [check.step.justification for check in checks if not (check.proof.holds and check.proof.exact)]
+    if failed:
+        return Outcome.refuted("re-check of every step", {}, f"failing steps: {failed}")
+    methods = sorted({check.proof.method for check in checks})
+    return Outcome.proved(", ".join(methods), f"{len(derivation.steps)} steps")
+
+
 def all_of(*checks: Callable[[], Outcome]) -> Callable[[], Outcome]:
     """Proved iff all are proved; numerically supported if the weakest is; else the first failure."""
 
@@ -92,7 +117,7 @@ def reference_integrator() -> tuple[str, str]:
 
 
 def closed_form_error(
-    model: str, cases: Sequence[tuple[dict, dict]], times: Sequence[float], dps: int = 30
+    model: str | Model, cases: Sequence[tuple[dict, dict]], times: Sequence[float], dps: int = 30
 ) -> Measurement:
     """The largest error, relative to each state vector's norm, of the closed form at ``dps`` digits against the
     :func:`reference_integrator` of the derived flow at ``dps`` digits, over the cases (params, init) and times: an

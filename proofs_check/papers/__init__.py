@@ -22,7 +22,15 @@ from proofs_check.registry import Registry
 
 __all__ = ["BUILTIN_PAPERS", "ENTRY_POINT_GROUP", "load_file", "load_papers", "papers_in", "work_group"]
 
-BUILTIN_PAPERS: tuple[str, ...] = ("nam2025", "xu_ziyin2025", "marcotte2023", "saxe2014", "domine2025", "kunin2025")
+BUILTIN_PAPERS: tuple[str, ...] = (
+    "nam2025",
+    "xu_ziyin2025",
+    "marcotte2023",
+    "saxe2014",
+    "domine2025",
+    "kunin2025",
+    "kunin2024",
+)
 """The keys of the package's own papers, in the order of the tables. Each is the folder
 ``proofs_check/papers/<key>/`` and is loaded like an installed paper, through its entry point of the group
 :data:`ENTRY_POINT_GROUP` (declared in the package's ``pyproject.toml``)."""

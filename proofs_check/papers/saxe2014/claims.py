@@ -7,7 +7,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations import models
-from proofs_check.checkers import aligned_full_flow, closed_form_error
+from proofs_check.checkers import aligned_full_flow, closed_form_error, derivation_verified
 from proofs_check.claims import Outcome
 from proofs_check.paper import Paper
 
@@ -53,13 +53,7 @@ PAPER.claim(
 
 
 def _derivation_verified() -> Outcome:
-    derivation = MODES.closed_form.derivation
-    checks = derivation.check()
-    failed = [check.step.justification for check in checks if not (check.proof.holds and check.proof.exact)]
-    if failed:
-        return Outcome.refuted("re-check of every step", {}, f"failing steps: {failed}")
-    methods = sorted({check.proof.method for check in checks})
-    return Outcome.proved(", ".join(methods), f"{len(derivation.steps)} steps")
+    return derivation_verified(MODES.closed_form.derivation)
 
 
 PAPER.claim(
