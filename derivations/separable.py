@@ -68,9 +68,7 @@ def _factors(expr: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, ...]:
     extension refuses those (``PolificationFailed``), so they are factored as stand-in symbols."""
     atoms = {f: sp.Dummy("g", real=True) for f in expr.atoms(sp.Function) if not f.has(y)}
     back = {v: k for k, v in atoms.items()}
-    return tuple(
-        f.xreplace(back) for f, _ in sp.factor_list(expr.xreplace(atoms), extension=True)[1] if f.has(y)
-    )
+    return tuple(f.xreplace(back) for f, _ in sp.factor_list(expr.xreplace(atoms), extension=True)[1] if f.has(y))
 
 
 def _partial_fractions(expr: sp.Expr, y: sp.Symbol) -> sp.Expr:

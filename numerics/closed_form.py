@@ -543,9 +543,7 @@ def _evaluated(
         for begin in range(0, len(t), times):
             targets = {name: v[begin : begin + times, rows] for name, v in out.items()}
             clock_targets = {name: v[begin : begin + times, rows] for name, v in clocks_out.items()}
-            clipped, bounds = _block(
-                ccf, *block, buffers, t[begin : begin + times], targets, clock_targets, perturb
-            )
+            clipped, bounds = _block(ccf, *block, buffers, t[begin : begin + times], targets, clock_targets, perturb)
             flagged[rows] |= clipped[..., None]
             for name, bound in bounds.items():
                 if not np.all(bound < FINITE):

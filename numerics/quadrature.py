@@ -235,7 +235,7 @@ def _grid(q, columns, y0, end, distance, s_max) -> tuple[np.ndarray, np.ndarray,
                 _panel_integrals(q, *args, a[None, :], middle[None, :])[0]
                 + _panel_integrals(q, *args, middle[None, :], c[None, :])[0]
             )
-            y = _points(*(np.asarray(v)[:, None] for v in args[1:]), c[None, :])[0]
+            y = _points(y0[b : b + 1, None], end[b : b + 1, None], distance[b : b + 1, None], c[None, :])[0]
             with np.errstate(all="ignore"):
                 speed = np.abs(np.asarray(_call(q.rhs, {**one, q.y: y}), dtype=float))
             size = np.maximum(np.abs(y), abs(float(y0[b])))
