@@ -189,6 +189,9 @@ class Reduction(ABC):
     name: ClassVar[str]
     summary: ClassVar[str]
     general: ClassVar[bool] = True
+    off_the_set: ClassVar[str] = ""
+    """For a reduction that holds on an invariant set only (``general`` False): why a start off the set is not
+    solved, given first in ``ClosedForm.general`` (the reasons of the other reductions follow)."""
 
     @abstractmethod
     def candidates(self, context: Context) -> Iterator[Candidate | str]:
@@ -330,6 +333,14 @@ class MatrixModes(Reduction):
         "per mode (Saxe et al. 2014), solved by deep_linear_whitened"
     )
     general = False
+    off_the_set = (
+        "off the aligned set the units' states have no closed form in this catalogue; for a lambda-balanced start "
+        "(W2 W2^T - W1^T W1 = lambda I, Dominé et al. 2025) the stacked weights Q = [W1; W2^T] obey "
+        "Q' = F Q - Q Q^T Q / 2, whose product Q Q^T solves a constant-coefficient matrix Riccati equation "
+        "(closed: proofs_check.papers.domine2025.unaligned), but Q(t) = e^{Ft} Q0 G(t) with G G^T = M(t)^-1 "
+        "leaves a rotation of the units that solves a time-ordered exponential (M and M' do not commute off the "
+        "aligned set), so a unit's own state is not closed"
+    )
 
     def candidates(self, context: Context) -> Iterator[Candidate | str]:
         if len(context.model.state_names) < 3 or not modes.has_product_sums(context.model):

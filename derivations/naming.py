@@ -238,10 +238,38 @@ def _product_lines(expr: sp.Mul, budget: float, options: Mapping[str, object]) -
     base, close = factor, r"\Bigr)"
     if isinstance(factor, sp.Pow) and factor.exp.is_Integer and factor.exp > 1:
         base, close = factor.base, rf"\Bigr)^{{{sp.latex(factor.exp)}}}"
-    if not isinstance(base, sp.Add):
-        return None
+    if not isinstance(base, sp.Add) or width(rest) > budget / 2:
+        # no sum to break, or the other factors are wide themselves: the factors packed into lines
+        return _packed_factors(factors, budget, options) if len(factors) > 1 else None
     inner = _bracketed(_add_lines(base, budget - 4 - width(rest), options), close)
     return [head + inner[0], *inner[1:]]
+
+
+def _packed_factors(factors: list[sp.Expr], budget: float, options: Mapping[str, object]) -> list[str]:
+    """The factors of a product packed into lines of at most ``budget`` (a line break between two factors reads as
+    their product); a sum factor wider than that is broken in parentheses over lines of its own."""
+    lines: list[str] = []
+    current: list[str] = []
+    used = 0.0
+    flat: list[sp.Expr] = []
+    for factor in factors:  # an unevaluated product's factors may be products themselves
+        flat.extend(factor.as_ordered_factors() if isinstance(factor, sp.Mul) else [factor])
+    for factor in (f for f in flat if f != 1):
+        size = width(factor) + (2 if isinstance(factor, sp.Add) else 0)
+        if current and used + size > budget:
+            lines.append(_times(options).join(current))
+            current, used = [], 0.0
+        if isinstance(factor, sp.Add) and size > budget:
+            inner = _bracketed(_add_lines(factor, budget - 4, options))
+            lines.extend(inner[:-1])
+            current, used = [inner[-1]], budget / 2
+            continue
+        text = sp.latex(factor, **options)
+        current.append(rf"\left({text}\right)" if isinstance(factor, sp.Add) else text)
+        used += size
+    if current:
+        lines.append(_times(options).join(current))
+    return lines
 
 
 def _lines(expr: sp.Expr, budget: float, options: Mapping[str, object]) -> list[str]:
@@ -251,6 +279,12 @@ def _lines(expr: sp.Expr, budget: float, options: Mapping[str, object]) -> list[
         return [sp.latex(expr, **options)]
     if isinstance(expr, sp.Add):
         return _add_lines(expr, budget, options)
+    if isinstance(expr, sp.Integral) and len(expr.limits) == 1 and len(expr.limits[0]) == 3:
+        # a definite integral of a wide integrand: the limits first, the integrand in brackets over lines
+        (variable, low, high), integrand = expr.limits[0], expr.function
+        head = rf"\int\limits_{{{sp.latex(low, **options)}}}^{{{sp.latex(high, **options)}}} "
+        inner = _group(integrand, budget - width(low) - width(high) - 4, options)
+        return [head + inner[0], *inner[1:-1], inner[-1] + rf" \, d{sp.latex(variable, **options)}"]
     if expr.could_extract_minus_sign():
         inner = _lines(-expr, budget - 2, options)
         return ["- " + inner[0], *inner[1:]]

@@ -104,7 +104,8 @@ def _solve(model: Model) -> ClosedForm | Unsolved:
                 if isinstance(found, ClosedForm) and (found.condition or not reduction.general):
                     # only on an invariant set (a condition on the start, or one the evaluator checks, e.g. the
                     # aligned set of the matrix modes): why the general start is not solved (the first reason)
-                    return replace(found, general=_unsolved(model, reasons[:1], Derivation("")))
+                    off = [(reduction.name, reduction.off_the_set)] if reduction.off_the_set else []
+                    return replace(found, general=_unsolved(model, [*off, *reasons[:1]], Derivation("")))
                 return found
         except Exception as error:  # a reduction that fails on a valid model is a reason, not a crash
             _note(reasons, reduction.name, f"failed: {_failure(error)}")

@@ -214,7 +214,12 @@ def quadrature_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, t
     numerator, denominator = sp.fraction(sp.together(rational))
     to_roots = {r: sp.sqrt(b) for r, b in zip(roots, bases, strict=True)}
     d.add(
-        sp.Eq(sp.Symbol("G"), sp.Mul(numerator.xreplace(to_roots), 1 / denominator.xreplace(to_roots), evaluate=False)),
+        sp.Eq(
+            sp.Symbol("G"),
+            numerator.xreplace(to_roots)
+            if denominator == 1
+            else sp.Mul(numerator.xreplace(to_roots), 1 / denominator.xreplace(to_roots), evaluate=False),
+        ),
         "G as a quotient N/D of polynomials in y and the square roots",
         tag,
         residual=rhs - (numerator / denominator).xreplace(to_roots),

@@ -147,10 +147,13 @@ def unsplit_factor(rhs: sp.Expr, y: sp.Symbol) -> sp.Expr | None:
 
 
 def _real_roots(rhs: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, ...]:
-    """The roots of ``rhs`` that are real for every value of the symbols (linear factors over the coefficients)."""
+    """The roots of ``rhs`` that can be real: those of its linear factors (real for every value of the symbols) and
+    of its quadratic factors (real where the discriminant is not negative: ``(1 + mu) y^2 - S`` has the fixed points
+    ``±sqrt(S/(1 + mu))`` for S > 0, none for S < 0). The numerics keep the roots that are real at the parameters'
+    values (``numerics.implicit``): without the quadratic ones a motion towards them had no bracket."""
     roots = []
     for factor in _factors(rhs, y):
-        if sp.degree(factor, y) == 1:
+        if sp.degree(factor, y) in (1, 2):
             roots.extend(sp.roots(sp.Poly(factor, y)))
     return tuple(roots)
 
@@ -195,11 +198,14 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
     )
     terms = [ratint(term, y, real=True) for term in sp.Add.make_args(partial)]
     antiderivative = sp.Add(*terms).replace(
-        lambda e: isinstance(e, sp.log) and sp.degree(e.args[0], y) == 1, lambda e: sp.log(sp.Abs(e.args[0]))
+        # log|q| also for a quadratic q: ratint leaves log(q), which is not real between q's real roots, where a
+        # motion towards one of them runs ((1 + mu) y^2 - S for S > 0)
+        lambda e: isinstance(e, sp.log) and sp.degree(e.args[0], y) in (1, 2),
+        lambda e: sp.log(sp.Abs(e.args[0])),
     )
     derivation.add(
         sp.Eq(t, antiderivative - antiderivative.subs(y, sp.Symbol(f"{y}_0"))),
-        "integrate term by term over the reals (ratint, real=True); log|.| of linear factors; checked by "
+        "integrate term by term over the reals (ratint, real=True); log|.| of linear and quadratic factors; checked by "
         "differentiating the antiderivative",
         tag,
         key="separable",
@@ -208,7 +214,8 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
     fixed = _real_roots(split, y)
     derivation.add(
         sp.Eq(sp.Symbol("fixed points"), sp.FiniteSet(*fixed)),
-        "real roots of the right-hand side (linear factors): the solution stays between consecutive ones",
+        "roots of the right-hand side (linear factors, and quadratic ones where real): the solution stays between "
+        "consecutive real ones",
         tag,
         key="separable",
         verifier=lambda: prove_zero(sp.Add(*(split.subs(y, r) ** 2 for r in fixed))),

@@ -63,7 +63,8 @@ def _target(implicit: CompiledImplicit, env: Mapping[str, Any], y0: np.ndarray) 
     direction = np.sign(np.asarray(apply(implicit.rhs, {**env, implicit.y: y0}, fp), dtype=float))
     best = np.full(np.shape(direction), np.inf)
     for f in implicit.fixed_points:
-        point = np.broadcast_to(np.asarray(apply(f, env, fp), dtype=float), np.shape(direction))
+        with np.errstate(invalid="ignore"):  # a quadratic factor's root is NaN where it is not real: no bracket
+            point = np.broadcast_to(np.asarray(apply(f, env, fp), dtype=float), np.shape(direction))
         distance = (point - np.asarray(y0, dtype=float)) * direction
         best = np.where((distance > 0) & (distance < best), distance, best)
     if np.any(np.isinf(best) & (direction != 0)):
@@ -154,7 +155,8 @@ def implicit_mpmath(implicit: CompiledImplicit, env: Mapping[str, Any], t: np.nd
         if speed == 0 or t[index] == 0:
             out[index] = start
             continue
-        ahead = [p[index] for p in fixed if (p[index] - start) * mpmath.sign(speed) > 0]
+        real = [mpmath.re(p[index]) for p in fixed if mpmath.im(p[index]) == 0]  # a quadratic's roots where real
+        ahead = [p for p in real if (p - start) * mpmath.sign(speed) > 0]
         if not ahead:
             raise ValueError(f"no fixed point bounds the motion of {implicit.y}: the solution leaves every bracket")
         target = min(ahead, key=lambda p: abs(p - start))

@@ -13,6 +13,7 @@ from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from derivations import models
+from derivations.model import Model, Quantity
 from numerics import trajectory
 from proofs_check.strategies import REGIMES, cases, initializations, parameters, project, scales, widths
 
@@ -56,26 +57,50 @@ def test_parameters_respect_domains_and_nonzero_expressions(data, name):
         assert all(float(sp.sympify(q).xreplace(at)) != 0 for q in getattr(solution, "nonzero", ()))
 
 
+def _quartic_decay() -> Model:
+    """A user's model solved only on an invariant set: f = sum_i a_i b_i x_i (whitened) with the quartic decay
+    mu/4 sum_i (a_i^4 + b_i^4), which conserves no law, so ``solve`` takes the balanced line a = b (the registered
+    models are now all solved from every start)."""
+    a, b = sp.symbols("a b", real=True)
+    return Model(
+        name="quartic_decay",
+        title="f = sum_i a_i b_i x_i with quartic weight decay",
+        reference="a user's model",
+        state_names=("a", "b"),
+        unit_param_names=("S",),
+        shared_param_names=("mu",),
+        network=lambda s, x: sum(ai * bi * xi for ai, bi, xi in zip(s["a"], s["b"], x, strict=True)),
+        target=lambda s, x: sum(si * xi for si, xi in zip(s["S"], x, strict=True)),
+        moment=lambda s, i, j: sp.S.One if i == j else sp.S.Zero,
+        input_dim=lambda p: p,
+        quantities={"theta": Quantity("unit", a * b, "output")},
+        domains={"S": "real", "mu": "positive"},
+        regularizer=lambda s: s["mu"] * sum(ai**4 + bi**4 for ai, bi in zip(s["a"], s["b"], strict=True)) / 4,
+    )
+
+
+QUARTIC = _quartic_decay()
+
+
 @settings(max_examples=10, deadline=None)
-@given(case=cases("two_layer_scalar_decay", width=3))
+@given(case=cases(QUARTIC, width=3))
 def test_cases_lie_on_the_closed_forms_set(case):
-    """two_layer_scalar_decay is solved on the invariant set a = b only: the projected start satisfies its
+    """The quartic-decay model is solved on the invariant set a = b only: the projected start satisfies its
     condition exactly and the closed form accepts it."""
-    model = models.get("two_layer_scalar_decay")
+    assert QUARTIC.closed_form.condition
     for i in range(case.width):
-        at = {model.init_symbol(n): sp.Float(case.init[n][i]) for n in model.state_names}
-        assert all(sp.sympify(c).xreplace(at) == 0 for c in model.closed_form.condition)
-    trajectory(model, [0.0, 1.0], case.params, case.init)
+        at = {QUARTIC.init_symbol(n): sp.Float(case.init[n][i]) for n in QUARTIC.state_names}
+        assert all(sp.sympify(c).xreplace(at) == 0 for c in QUARTIC.closed_form.condition)
+    trajectory(QUARTIC, [0.0, 1.0], case.params, case.init)
 
 
 def test_an_unprojected_start_is_off_the_set():
     """The variant: without projection a drawn start violates the condition, and the closed form refuses it."""
-    model = models.get("two_layer_scalar_decay")
-    init = {n: np.array([0.3 + 0.1 * k]) for k, n in enumerate(model.state_names)}
-    params = {"S": 1.0, "Z": 1.0, "mu": 0.1}
+    init = {n: np.array([0.3 + 0.1 * k]) for k, n in enumerate(QUARTIC.state_names)}
+    params = {"S": np.array([1.0]), "mu": 0.1}
     with pytest.raises(ValueError):
-        trajectory(model, [0.0, 1.0], params, init)
-    trajectory(model, [0.0, 1.0], params, project(model, params, init))
+        trajectory(QUARTIC, [0.0, 1.0], params, init)
+    trajectory(QUARTIC, [0.0, 1.0], params, project(QUARTIC, params, init))
 
 
 @settings(max_examples=15, deadline=None)
