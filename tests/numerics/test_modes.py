@@ -228,8 +228,8 @@ def test_an_unaligned_lambda_balanced_start_is_refused_and_its_units_are_not_clo
     rng = np.random.default_rng(1)
     Sxy = rng.normal(size=(d, c))
     W1 = 0.5 * rng.normal(size=(d, p))
-    O, _ = np.linalg.qr(rng.normal(size=(c, p)))
-    W2T = O @ np.real(sqrtm(W1.T @ W1 + lam * np.eye(p)))  # W2 W2^T - W1^T W1 = lam I
+    frame, _ = np.linalg.qr(rng.normal(size=(c, p)))
+    W2T = frame @ np.real(sqrtm(W1.T @ W1 + lam * np.eye(p)))  # W2 W2^T - W1^T W1 = lam I
     with pytest.raises(ValueError, match=r"init: .*aligned set"):
         trajectory(model, [0.5], moment_params(np.eye(d), Sxy), weights_to_init(W1, W2T.T))
     Q0 = np.vstack([W1, W2T])
