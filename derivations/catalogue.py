@@ -337,7 +337,7 @@ class MatrixModes(Reduction):
         "off the aligned set the units' states have no closed form in this catalogue; for a lambda-balanced start "
         "(W2 W2^T - W1^T W1 = lambda I, Dominé et al. 2025) the stacked weights Q = [W1; W2^T] obey "
         "Q' = F Q - Q Q^T Q / 2, whose product Q Q^T solves a constant-coefficient matrix Riccati equation "
-        "(closed: proofs_check.papers.domine2025.unaligned), but Q(t) = e^{Ft} Q0 G(t) with G G^T = M(t)^-1 "
+        "(closed, Dominé et al.'s QQ^T solution), but Q(t) = e^{Ft} Q0 G(t) with G G^T = M(t)^-1 "
         "leaves a rotation of the units that solves a time-ordered exponential (M and M' do not commute off the "
         "aligned set), so a unit's own state is not closed"
     )
