@@ -372,7 +372,8 @@ def _moving(q, columns, y0, direction, times) -> np.ndarray:
         speed = np.abs(np.asarray(_at(q.rhs, q.y, y, wide_columns(columns, T.shape)), dtype=float))
     grid_error = error[rows, k] + error[rows, k + 1]
     lost = speed * (8 * np.finfo(float).eps * np.abs(T) + grid_error) + 2 * np.finfo(float).eps * np.abs(y)
-    relative = np.where(late, 0.0, lost / np.maximum(np.abs(y), np.abs(y0)[None, :]))
+    with np.errstate(all="ignore"):  # a start at y0 = 0 at t = 0: nothing lost, nothing to divide by
+        relative = np.where(late | (T == 0), 0.0, lost / np.maximum(np.abs(y), np.abs(y0)[None, :]))
     check_conditioning(q.y, float(np.max(relative)), PROMISE, 16)
     return y
 
