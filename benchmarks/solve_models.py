@@ -22,7 +22,8 @@ result = solve(models.get({name!r}))
 t2 = time.perf_counter()
 steps = len(result.derivation.steps)
 if isinstance(result, ClosedForm):
-    kind = "closed form" + (" (invariant set)" if result.condition else "")
+    on_set = result.condition or result.general is not None  # a condition on the start, or the aligned set
+    kind = "closed form" + (" (invariant set)" if on_set else "")
     used = result.reduction + (" + " + result.method if result.method else "")
 else:
     kind, used = "unsolved: " + result.step, ""
