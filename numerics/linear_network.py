@@ -297,4 +297,7 @@ def matrix_gradient_descent(
         raise OverflowError(
             f"matrix_gradient_descent diverged beyond the float64 range with lr = {lr!r}; lower lr"
         ) from exc
+    # a BLAS matmul does not always raise the floating-point flags that errstate watches: check the result
+    if not (np.all(np.isfinite(W1)) and np.all(np.isfinite(W2))):
+        raise OverflowError(f"matrix_gradient_descent diverged beyond the float64 range with lr = {lr!r}; lower lr")
     return W1, W2
