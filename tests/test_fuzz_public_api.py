@@ -681,9 +681,10 @@ def network_helper_cases(draw: st.DrawFn) -> Case:
                     lr=lr,
                 )
             except OverflowError:
-                # no float64 reference at this scale (the unit field's loss overflows): only finiteness is checked
+                # no float64 reference (the unit field's loss overflows, at a scale GD need not handle, or after
+                # a few steps of a diverging run): only finiteness is checked; a non-finite result is wrong
                 finite = all(np.all(np.isfinite(w)) for w in result)
-                return None if finite and not moderate else "non-finite matrix GD result"
+                return None if finite else "non-finite matrix GD result"
             reference = ln.init_to_weights({k: v[0] for k, v in unit.items() if k.startswith("W")})
             error = max(_normwise_error(g, r) for g, r in zip(result, reference, strict=True))
             return None if error <= 1e-12 else f"matrix GD error {error:.3g} against GD on the unit field"
