@@ -1,9 +1,17 @@
 """Command line: ``python -m proofs_check [FILE.py ...] [--paper NAME] [--claim PREFIX] [--json FILE | --list]
 [--latex FILE] [--pdf FILE] [--jobs N] [--timeout S] [--from-json FILE]``.
 
-Exit status: 0 when no claim is refuted or in error, 1 otherwise, 2 on a usage error (unknown paper, bad prefix, a
-user file that fails to load, an output path that cannot be written; all reported before any check runs), 3 when
-``--pdf`` cannot be produced.
+Exit status: 0 when no claim is refuted or in error and the self-test passes, 1 otherwise, 2 on a usage error
+(unknown paper, bad prefix, a user file that fails to load, an output path that cannot be written; all reported
+before any check runs), 3 when ``--pdf`` cannot be produced.
+
+The self-test (:mod:`proofs_check.control`): every run that checks claims also checks the control paper, known-false
+and undecidable statements, one per decision route, whatever ``--paper``, ``--claim`` or FILE.py select (it takes
+about a second, and a filtered run needs a sound checker as much as a full one). Each must come out refuted or
+undecided as expected; if one does not, the run prints that the checker is broken and exits 1. The controls are
+reported in a section of their own (table, JSON key ``"control"``, LaTeX) and are not counted among the claims.
+``--list`` lists them after the claims; ``--from-json`` reports (and judges) the self-test saved in the file, and
+a file without one says so.
 """
 
 from __future__ import annotations
@@ -17,13 +25,14 @@ from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 
+from proofs_check import control
 from proofs_check.claims import Claim
 from proofs_check.distribution import DISTRIBUTION, version
 from proofs_check.outcome import Status
 from proofs_check.output import Progress, check_destinations, load_timings, save_timings
 from proofs_check.paper import PaperInfo
 from proofs_check.registry import Registry
-from proofs_check.report import format_details, format_table, summary_line, to_json
+from proofs_check.report import control_line, format_control, format_details, format_table, summary_line, to_json
 from proofs_check.runner import Record, default_jobs, run_claims
 
 TEX_FAILED = 3
@@ -107,10 +116,27 @@ def versions() -> dict[str, str]:
     return found
 
 
-def text_report(records: Sequence[Record]) -> str:
-    """Table, then details of refuted / erratum / error records if any, then the summary line."""
-    details = format_details(records)
-    return "\n\n".join(part for part in (format_table(records), details, summary_line(records)) if part)
+def text_report(records: Sequence[Record], results: Sequence[control.ControlResult] | None = None) -> str:
+    """Table, then details of refuted / erratum / error records if any, then the summary line; then the
+    self-test's section and line (``results``; a line saying it is missing if None)."""
+    parts = [format_table(records), format_details(records), summary_line(records)]
+    if results is None:
+        parts.append("self-test: not in this report (it was saved without one)")
+    else:
+        parts += [format_control(results), control_line(results)]
+    return "\n\n".join(part for part in parts if part)
+
+
+def list_text(claims: Sequence[Claim], controls: Sequence[Claim]) -> str:
+    """The ids and citations of ``claims``; then, apart, the self-test's controls and what each must come out
+    as."""
+    width = max((len(c.id) for c in claims), default=0)
+    lines = [f"{c.id:<{width}}  {c.citation.reference}" for c in claims]
+    expected = control.expected()
+    control_width = max((len(c.id) for c in controls), default=0)
+    lines += ["", "self-test (control; runs with every check, not counted among the claims):"]
+    lines += [f"{c.id:<{control_width}}  must come out {expected[c.id].describe()}" for c in controls]
+    return "\n".join(lines)
 
 
 def format_conservation(table: Sequence[dict]) -> str:
@@ -123,10 +149,17 @@ def format_conservation(table: Sequence[dict]) -> str:
     return "\n".join(rows)
 
 
-def write_json(records: Sequence[Record], destination: str, papers: Sequence[PaperInfo], extra: dict) -> None:
-    """Write the JSON report (claims, summary, papers, versions, ``extra``) to ``destination`` or stdout (``-``)."""
+def write_json(
+    records: Sequence[Record],
+    destination: str,
+    papers: Sequence[PaperInfo],
+    extra: dict,
+    results: Sequence[control.ControlResult] | None = None,
+) -> None:
+    """Write the JSON report (claims, summary, the self-test's ``results``, papers, versions, ``extra``) to
+    ``destination`` or stdout (``-``)."""
     payload = {"papers": [p.to_json() for p in papers], "versions": versions(), **extra}
-    text = json.dumps(to_json(records, payload), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(to_json(records, payload, control=results), indent=2, ensure_ascii=False) + "\n"
     if destination == "-":
         sys.stdout.write(text)
     else:
@@ -134,13 +167,19 @@ def write_json(records: Sequence[Record], destination: str, papers: Sequence[Pap
 
 
 def write_documents(
-    records: Sequence[Record], papers: Sequence[PaperInfo], models: dict, args: argparse.Namespace, prog: str
+    records: Sequence[Record],
+    papers: Sequence[PaperInfo],
+    models: dict,
+    args: argparse.Namespace,
+    prog: str,
+    results: Sequence[control.ControlResult] | None = None,
 ) -> int:
     """Write the LaTeX document and/or compile the PDF; returns 0, or TEX_FAILED after saying why on stderr."""
     from proofs_check.latex_report import document
     from proofs_check.pdf import LatexError, PdflatexMissing, compile_pdf
 
-    tex = document(records, papers, models, include_uncited=not (args.paper or args.files or args.from_json))
+    uncited = not (args.paper or args.files or args.from_json)
+    tex = document(records, papers, models, include_uncited=uncited, control=results)
     if args.latex is not None:
         Path(args.latex).write_text(tex, encoding="utf-8")
     if args.pdf is None:
@@ -156,13 +195,29 @@ def write_documents(
     return 0
 
 
-def _saved(path: str) -> tuple[list[Record], list[PaperInfo]]:
-    """Records and paper metadata of a JSON report written by ``--json``; ValueError if it is not one."""
+def _saved(path: str) -> tuple[list[Record], list[PaperInfo], list[control.ControlResult] | None]:
+    """Records, paper metadata and the self-test's results (None if the report has none) of a JSON report written
+    by ``--json``; ValueError if it is not one."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return [Record.from_json(c) for c in data["claims"]], [PaperInfo.from_json(p) for p in data["papers"]]
+        records = [Record.from_json(c) for c in data["claims"]]
+        papers = [PaperInfo.from_json(p) for p in data["papers"]]
+        saved = data.get("control")
+        results = None if saved is None else [control.ControlResult.from_json(c) for c in saved["claims"]]
+        return records, papers, results
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"--from-json {path!r}: not a readable JSON report of proofs_check ({exc})") from exc
+
+
+def run_control(jobs: int, timeout: float) -> list[control.ControlResult]:
+    """Check the control claims (progress on stderr) and judge them (:mod:`proofs_check.control`)."""
+    controls = control.claims()
+    progress = Progress(sys.stderr, len(controls))
+    try:
+        records = run_claims(controls, progress, jobs=min(jobs, len(controls)), timeout=timeout)
+    finally:
+        progress.close()
+    return control.judge_records(records)
 
 
 def _load(args: argparse.Namespace, registry: Registry | None) -> tuple[Registry, list[Claim]]:
@@ -185,8 +240,9 @@ def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
     if args.jobs < 1 or not args.timeout > 0:
         raise ValueError("--jobs must be >= 1 and --timeout > 0")
     check_destinations(json_path=args.json, latex_path=args.latex, pdf_path=args.pdf)
+    results: list[control.ControlResult] | None
     if args.from_json:
-        records, papers = _saved(args.from_json)
+        records, papers, results = _saved(args.from_json)
         models = {}
     else:
         try:
@@ -194,8 +250,7 @@ def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
         except (ValueError, OSError, SyntaxError, ImportError) as exc:
             raise ValueError(str(exc)) from exc
         if args.list:
-            width = max((len(c.id) for c in claims), default=0)
-            print("\n".join(f"{c.id:<{width}}  {c.citation.reference}" for c in claims))
+            print(list_text(claims, control.claims()))
             return 0
         if args.pdf is not None:
             from proofs_check.pdf import find_pdflatex
@@ -208,7 +263,8 @@ def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
             )
         finally:
             progress.close()
-        save_timings(records)
+        results = run_control(args.jobs, args.timeout)
+        save_timings([*records, *(r.record for r in results)])
         keys = list(dict.fromkeys(r.claim.citation.paper for r in records))
         papers, models = [registry.paper(k).info for k in keys], _models(registry, keys)
     out = sys.stderr if args.json == "-" else sys.stdout
@@ -218,12 +274,16 @@ def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
 
         extra["conservation"] = conservation_table()
         print(format_conservation(extra["conservation"]) + "\n", file=out)
-    print(text_report(records), file=out)
+    print(text_report(records, results), file=out)
+    broken = control.broken(results or [])
+    if broken:
+        print(f"{prog}: error: the checker is broken: known-false controls came out wrong:", file=sys.stderr)
+        print("\n".join(f"  {line}" for line in broken), file=sys.stderr)
     if args.json is not None:
-        write_json(records, args.json, papers, extra)
-    if (args.latex or args.pdf) and write_documents(records, papers, models, args, prog) != 0:
+        write_json(records, args.json, papers, extra, results)
+    if (args.latex or args.pdf) and write_documents(records, papers, models, args, prog, results) != 0:
         return TEX_FAILED
-    return 1 if any(r.outcome.status in FAILING for r in records) else 0
+    return 1 if broken or any(r.outcome.status in FAILING for r in records) else 0
 
 
 def share_cores(jobs: int) -> None:

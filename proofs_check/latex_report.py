@@ -5,7 +5,9 @@ and afterwards as a cross-reference; registered models no checked paper declares
 displayed formulas are printed from the SymPy objects (``derivations.rendering``, ``Derivation.latex``, the claims'
 statements) through the naming table and the papers' notation, and the formulas of prose through
 :func:`derivations.prose.text_latex`. The claims table of a paper is grouped by the paper's section, so that
-neither the citation nor a run of equal methods repeats, and claim ids are never broken.
+neither the citation nor a run of equal methods repeats, and claim ids are never broken; a self-referential claim's
+status carries a dagger. The checkers section groups the claims by the routes that decided them, and the self-test
+section (given the control's results) shows each control's expected and actual verdict.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping, Sequence
 from itertools import groupby
+from typing import TYPE_CHECKING
 
 from derivations import models as model_registry
 from derivations.model import Model
@@ -22,8 +25,11 @@ from proofs_check.distribution import DISTRIBUTION, version
 from proofs_check.outcome import Status
 from proofs_check.paper import PaperInfo
 from proofs_check.papers import BUILTIN_PAPERS
-from proofs_check.report import summary_line
+from proofs_check.report import control_line, summary_line
 from proofs_check.runner import Record
+
+if TYPE_CHECKING:
+    from proofs_check.control import ControlResult
 
 __all__ = ["CONVENTIONS", "document"]
 
@@ -96,6 +102,12 @@ TT_CHAR = 4.2
 """Width (pt) of one typewriter character at ``\footnotesize`` (cmtt, 0.525 em of 8 pt)."""
 DITTO = "''"
 """Printed for a method equal to the one above it in the same group (a ditto mark)."""
+SELF_REFERENTIAL = r"\textsuperscript{\dag}"
+"""Appended to the status of a self-referential claim (it re-checks the package's own derivation steps)."""
+SELF_REFERENTIAL_NOTE = (
+    f"{SELF_REFERENTIAL} self-referential: the claim re-checks the package's own derivation steps, not a statement "
+    "made independently of them."
+)
 
 
 def _label(model: Model) -> str:
@@ -165,11 +177,13 @@ def claims_table(records: Sequence[Record], paper: str = "") -> str:
             method = r.outcome.method
             shown = DITTO if method == previous and method else text_latex(method)
             previous = method
+            mark = SELF_REFERENTIAL if r.outcome.self_referential else ""
             rows.append(
                 f"{code_latex(_local_id(r.claim.id, paper))} & {text_latex(_where(r))} & "
-                f"{text_latex(r.outcome.status.value)} & {shown} \\\\"
+                f"{text_latex(r.outcome.status.value)}{mark} & {shown} \\\\"
             )
-    return "{\\footnotesize\n" + head + "\n" + "\n".join(rows) + "\n\\end{longtable}}"
+    note = f"\n\n{SELF_REFERENTIAL_NOTE}" if any(r.outcome.self_referential for r in records) else ""
+    return "{\\footnotesize\n" + head + "\n" + "\n".join(rows) + "\n\\end{longtable}}" + note
 
 
 def _refutation(record: Record) -> str:
@@ -214,7 +228,10 @@ def conventions_section(models: Mapping[str, Model], package_conventions: bool =
 
 
 def _checker(record: Record) -> str:
-    """The family of checker behind a verdict, from its method string."""
+    """The routes that decided a verdict, as recorded when it was decided; for a record saved without them, the
+    family of checker guessed from its method string."""
+    if record.outcome.routes:
+        return ", ".join(record.outcome.routes)
     method = record.outcome.method
     if "z3" in method:
         return "z3 (nonlinear real arithmetic)"
@@ -226,7 +243,7 @@ def _checker(record: Record) -> str:
 
 
 def checkers_section(records: Sequence[Record]) -> str:
-    """Which checker decided which claims; ids unbroken, lines broken between them."""
+    """Which routes decided which claims; ids unbroken, lines broken between them."""
     groups: dict[str, list[str]] = {}
     for record in records:
         groups.setdefault(_checker(record), []).append(record.claim.id)
@@ -239,6 +256,25 @@ def checkers_section(records: Sequence[Record]) -> str:
     return (
         "\\section{Checkers}\n{\\raggedright\n\\begin{description}\n" + "\n".join(items) + "\n\\end{description}\\par}"
     )
+
+
+def control_section(results: Sequence[ControlResult]) -> str:
+    """The self-test: per control its id, the verdict it must have and the one it got; then the self-test line."""
+    judged = {True: "ok", False: "\\textbf{BROKEN}"}
+    rows = [
+        f"\\mbox{{\\texttt{{{code_latex(r.record.claim.id)}}}}} & {text_latex(r.expected.describe())} & "
+        f"{text_latex(r.record.outcome.status.value)} & {judged[r.as_expected]} \\\\"
+        for r in results
+    ]
+    table = (
+        "{\\footnotesize\n\\begin{longtable}{@{}lL{5.5cm}ll@{}}\n\\toprule control & must come out & got & \\\\ "
+        "\\midrule\\endhead\n\\bottomrule\\endfoot\n" + "\n".join(rows) + "\n\\end{longtable}}"
+    )
+    intro = (
+        "Known-false and undecidable statements, one per decision route, checked in the same run and not counted "
+        "among the claims: a checker that proved one of them would be broken."
+    )
+    return f"\\section{{Self-test of the checker}}\n{intro}\n\n{table}\n\n{text_latex(control_line(results))}."
 
 
 def _paper_heading(paper: PaperInfo) -> list[str]:
@@ -301,12 +337,14 @@ def document(
     include_uncited: bool = True,
     date: str | None = None,
     equation_tags: Mapping[str, Mapping[str, str]] | None = None,
+    control: Sequence[ControlResult] | None = None,
 ) -> str:
     """The standalone document for the checked ``records`` of ``papers``. ``models`` (name → Model) are the models
     available to render (default: the registry); a paper's models missing there are skipped, and registered
     models that no paper declares get a final section only if ``include_uncited``. ``date`` is printed under the
     title (default: today, ISO 8601). ``equation_tags`` (model name → step key → equation number) tag the models'
-    derivations (default: those of the paper that studies each model, see ``Paper.equation_tags``)."""
+    derivations (default: those of the paper that studies each model, see ``Paper.equation_tags``). ``control``, the
+    self-test's results, adds its section."""
     available = dict(models or {})
     for name in model_registry.names():
         available.setdefault(name, model_registry.get(name))
@@ -325,4 +363,6 @@ def document(
     if uncited and include_uncited:
         body.append("\\section{Other models}\n\n" + "\n\n".join(_models_section(uncited, available, rendered, tags)))
     body += [errata_section(records), checkers_section(records)]
+    if control is not None:
+        body.append(control_section(control))
     return PREAMBLE + "\\begin{document}\n" + "\n\n".join(part for part in body if part) + "\n\\end{document}\n"

@@ -26,12 +26,12 @@ from derivations import models as model_registry
 from derivations.model import Model
 from proofs_check.citation import Citation
 from proofs_check.claims import Claim
-from proofs_check.outcome import Outcome
+from proofs_check.outcome import NUMERIC_EXPERIMENT, Outcome
 
 if TYPE_CHECKING:
     from derivations.derivation import Derivation
 
-__all__ = ["Experiment", "Measurement", "Paper", "PaperInfo"]
+__all__ = ["Bound", "Experiment", "Measurement", "Paper", "PaperInfo"]
 
 TIME = "t"
 """The time symbol's name, known in every paper."""
@@ -69,12 +69,33 @@ class PaperInfo:
 
 
 @dataclass(frozen=True)
+class Bound:
+    """A further comparison a measurement carries, with its own allowance: ``value <= allowance`` (NaN fails), e.g.
+    the float64 kernel's error within its conditioning allowance beside a 30-digit comparison; ``route`` (one of
+    :data:`proofs_check.outcome.ROUTES`) is how ``value`` was obtained."""
+
+    name: str
+    value: float
+    allowance: float
+    route: str = ""
+
+    @property
+    def holds(self) -> bool:
+        """Whether ``value <= allowance`` (False for NaN)."""
+        return bool(self.value <= self.allowance)
+
+
+@dataclass(frozen=True)
 class Measurement:
-    """What an experiment's ``measure`` returns: the measured value(s), how they were obtained, and details."""
+    """What an experiment's ``measure`` returns: the measured value(s), how they were obtained, and details;
+    ``routes`` (:data:`proofs_check.outcome.ROUTES`) name how the value(s) were obtained (default: a numeric
+    experiment), and every one of ``bounds`` must hold too."""
 
     value: float | Iterable[float]
     method: str = ""
     detail: str = ""
+    routes: tuple[str, ...] = ()
+    bounds: tuple[Bound, ...] = ()
 
 
 class Experiment(Claim):
@@ -95,7 +116,11 @@ class Experiment(Claim):
         statement = sp.Le(sp.Abs(quantity - sp.Float(expected, 4)), sp.Float(tolerance, 3))
         if expected == 0:
             statement = sp.Le(sp.Abs(quantity), sp.Float(tolerance, 3))
-        super().__init__(id, citation, statement, self._compare, assumptions, paper=paper, validate=paper._validate)
+        super().__init__(id, citation, statement, self._check, assumptions, paper=paper, validate=paper._validate)
+
+    def _check(self) -> Outcome:
+        # the comparison is looked up when the check runs (the class's at that time, e.g. one a test has replaced)
+        return self._compare()
 
     def _compare(self) -> Outcome:
         result = self.measure()
@@ -109,11 +134,15 @@ class Experiment(Claim):
         method = measured.method or "numeric experiment"
         name = self.quantity.name
         detail = f"max |{name} - {self.expected:g}| = {worst:.3g} (tolerance {self.tolerance:.3g})"
+        detail += "".join(f"; {b.name} = {b.value:.3g} (allowance {b.allowance:.3g})" for b in measured.bounds)
         detail += f"; {measured.detail}" if measured.detail else ""
-        if not worst <= self.tolerance:  # NaN fails too
+        routes = [*(measured.routes or (NUMERIC_EXPERIMENT,)), *(b.route for b in measured.bounds if b.route)]
+        failed = [b for b in measured.bounds if not b.holds]
+        if not worst <= self.tolerance or failed:  # NaN fails too
             witness = {name: ", ".join(f"{v:.6g}" for v in values), "tolerance": f"{self.tolerance:.3g}"}
-            return Outcome.refuted(method, witness, detail)
-        return Outcome.numeric(method, detail)
+            witness |= {b.name: f"{b.value:.6g} (allowance {b.allowance:.3g})" for b in failed}
+            return Outcome.refuted(method, witness, detail, routes=routes)
+        return Outcome.numeric(method, detail, routes=routes)
 
 
 class Paper:

@@ -1,24 +1,40 @@
-"""Plain-text and JSON reports of check records."""
+"""Plain-text and JSON reports of check records, and of the checker's self-test (:mod:`proofs_check.control`)."""
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from proofs_check.outcome import Status
 from proofs_check.runner import Record
+
+if TYPE_CHECKING:
+    from proofs_check.control import ControlResult
 
 SUMMARY_ORDER = (Status.PROVED, Status.NUMERIC, Status.ERRATUM, Status.REFUTED, Status.ERROR)
 DETAILED = (Status.REFUTED, Status.ERRATUM, Status.ERROR)
 MAX_WIDTH = 120
 MIN_METHOD_WIDTH = 16
 GAP = "  "
+SELF_REFERENTIAL_MARK = "*"
+"""Appended to the status of a self-referential claim in the table (it re-checks the package's own steps)."""
+SELF_REFERENTIAL_NOTE = (
+    f"{SELF_REFERENTIAL_MARK} self-referential: the claim re-checks the package's own derivation steps"
+)
+
+
+def _status(record: Record) -> str:
+    """The status as the table shows it: marked if the claim is self-referential."""
+    outcome = record.outcome
+    return outcome.status.value + (SELF_REFERENTIAL_MARK if outcome.self_referential else "")
 
 
 def format_table(records: Sequence[Record]) -> str:
     """Aligned columns claim / status / method / seconds; a long method wraps onto further lines of its column so
-    that rows stay within MAX_WIDTH characters."""
-    rows = [(r.claim.id, r.outcome.status.value, r.outcome.method, f"{r.seconds:.2f}") for r in records]
+    that rows stay within MAX_WIDTH characters. A self-referential claim's status is marked, and a note under the
+    table says what the mark means."""
+    rows = [(r.claim.id, _status(r), r.outcome.method, f"{r.seconds:.2f}") for r in records]
     header = ("claim", "status", "method", "seconds")
     id_w, status_w, method_w, sec_w = (max(len(row[i]) for row in [header, *rows]) for i in range(4))
     budget = MAX_WIDTH - id_w - status_w - sec_w - 3 * len(GAP)
@@ -33,7 +49,8 @@ def format_table(records: Sequence[Record]) -> str:
         return [first, *(indent + part for part in wrapped[1:])]
 
     rule = GAP.join("-" * w for w in (id_w, status_w, method_w, sec_w))
-    return "\n".join([*lines(header), rule, *(line for row in rows for line in lines(row))])
+    note = [SELF_REFERENTIAL_NOTE] if any(r.outcome.self_referential for r in records) else []
+    return "\n".join([*lines(header), rule, *(line for row in rows for line in lines(row)), *note])
 
 
 def format_details(records: Sequence[Record]) -> str:
@@ -68,15 +85,66 @@ def summary_line(records: Sequence[Record]) -> str:
     return f"{len(records)} {noun}: {counts} ({seconds:.1f} s)"
 
 
-def to_json(records: Sequence[Record], extra: dict | None = None) -> dict:
-    """``{"claims": [...], "summary": {status: count, ..., "total": n, "seconds": s}}`` plus ``extra``'s keys.
+def format_control(results: Sequence[ControlResult]) -> str:
+    """The self-test section: a heading, then per control its id, the expected verdict, the verdict it got, and
+    ``ok`` or ``BROKEN``; then what each broken one means."""
+    rows = [
+        (
+            r.record.claim.id,
+            r.expected.describe(),
+            f"{r.record.outcome.status.value} by {', '.join(r.record.outcome.routes) or 'no route'}",
+            "ok" if r.as_expected else "BROKEN",
+        )
+        for r in results
+    ]
+    header = ("control", "expected", "got", "")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
+    lines = [GAP.join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in [header, *rows]]
+    lines.insert(1, GAP.join("-" * w for w in widths))
+    title = "Self-test (control: known-false statements the checker must not prove; not counted among the claims)"
+    problems = [f"  {r.record.claim.id}: {r.problem}" for r in results if not r.as_expected]
+    return "\n".join([title, *lines, *problems])
 
-    Raises ValueError if ``extra`` would overwrite ``"claims"`` or ``"summary"``.
+
+def control_line(results: Sequence[ControlResult]) -> str:
+    """E.g. ``"self-test: 6 controls, all as expected (0.6 s)"``, or the count that is not and ``the checker is
+    broken``."""
+    seconds = sum(r.record.seconds for r in results)
+    failed = [r.record.claim.id for r in results if not r.as_expected]
+    if not failed:
+        return f"self-test: {len(results)} controls, all as expected ({seconds:.1f} s)"
+    return (
+        f"self-test: {len(results)} controls, {len(failed)} NOT as expected ({', '.join(failed)}): "
+        f"THE CHECKER IS BROKEN ({seconds:.1f} s)"
+    )
+
+
+def control_json(results: Sequence[ControlResult]) -> dict:
+    """``{"claims": [...], "summary": {"total": n, "as_expected": k, "broken": [ids], "seconds": s}}``."""
+    broken = [r.record.claim.id for r in results if not r.as_expected]
+    summary = {
+        "total": len(results),
+        "as_expected": len(results) - len(broken),
+        "broken": broken,
+        "seconds": sum(r.record.seconds for r in results),
+    }
+    return {"claims": [r.to_json() for r in results], "summary": summary}
+
+
+def to_json(
+    records: Sequence[Record], extra: dict | None = None, control: Sequence[ControlResult] | None = None
+) -> dict:
+    """``{"claims": [...], "summary": {status: count, ..., "total": n, "seconds": s}}`` plus, given the self-test's
+    results ``control``, ``"control"`` (:func:`control_json`: not counted in the summary), plus ``extra``'s keys.
+
+    Raises ValueError if ``extra`` would overwrite ``"claims"``, ``"summary"`` or ``"control"``.
     """
     summary: dict[str, float] = {status.value: n for status, n in _counts(records).items()}
     summary.update(total=len(records), seconds=sum(r.seconds for r in records))
     report: dict = {"claims": [r.to_json() for r in records], "summary": summary}
-    clashes = sorted(set(report) & set(extra or {}))
+    if control is not None:
+        report["control"] = control_json(control)
+    clashes = sorted({"claims", "summary", "control"} & set(extra or {}))
     if clashes:
         raise ValueError(f"extra keys clash with report keys: {clashes}")
     return {**report, **(extra or {})}

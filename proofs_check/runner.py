@@ -22,7 +22,7 @@ from multiprocessing.context import ForkContext
 from derivations.prose import text_latex
 from proofs_check.citation import Citation
 from proofs_check.claims import Claim, section
-from proofs_check.outcome import Outcome
+from proofs_check.outcome import PAPER_CHECK, Outcome
 
 __all__ = ["ClaimText", "Record", "run_check", "run_claims", "section"]
 
@@ -91,7 +91,8 @@ class Record:
 
 def run_check(claim: Claim) -> Outcome:
     """Build the statement (bad use is an error of the claim), then call ``claim.check``; an exception or a
-    non-Outcome return value becomes an ERROR outcome."""
+    non-Outcome return value becomes an ERROR outcome. An outcome that names no route (a paper's own ``check=``
+    function building it directly) is marked as decided by that function (route ``paper-check``)."""
     try:
         claim.statement, claim.corrected  # noqa: B018 - raise ValueError naming the claim on bad use
         outcome = claim.check()
@@ -99,7 +100,7 @@ def run_check(claim: Claim) -> Outcome:
         return Outcome.error(f"{type(exc).__name__}: {exc}")
     if not isinstance(outcome, Outcome):
         return Outcome.error(f"check returned {type(outcome).__name__}, not Outcome")
-    return outcome
+    return outcome if outcome.routes else outcome.with_routes((PAPER_CHECK,))
 
 
 def _execute(claim: Claim) -> Record:

@@ -18,7 +18,7 @@ import mpmath
 import sympy as sp
 
 from derivations.proof import Proof, prove_zero
-from proofs_check.outcome import Outcome, Status
+from proofs_check.outcome import COUNTEREXAMPLE, SYMPY_EQ, Outcome, Status
 from proofs_check.z3_checks import inequality
 
 __all__ = ["SAMPLES", "decide", "equal_sides", "erratum", "sample_counterexample"]
@@ -54,7 +54,7 @@ def erratum(
     outcome = Outcome.erratum(printed_outcome, decide(corrected, substitute, conditions), str(printed), str(corrected))
     if printed_outcome.status is Status.PROVED:
         detail = f"claim {claim_id}: corrected= is given but the printed statement is proved true, so it is no erratum"
-        return Outcome.error(f"{detail}; {outcome.detail}")
+        return Outcome.error(f"{detail}; {outcome.detail}", routes=outcome.routes)
     return outcome
 
 
@@ -86,15 +86,18 @@ def equal_sides(
         proof = _prove(sp.sympify(left, strict=True) - sp.sympify(right, strict=True), relations)
         if not proof.holds:
             witness = sample_counterexample(left, right, conditions)
+            # the verdict rests on both: the exact proof did not close, and the sampler found (or missed) a point
+            routes = (SYMPY_EQ, COUNTEREXAMPLE)
             if witness is not None:
                 method = f"numeric counterexample ({DIGITS} digits)"
-                return Outcome.refuted(method, witness, f"residual {proof.residual}")
+                return Outcome.refuted(method, witness, f"residual {proof.residual}", routes=routes)
             return Outcome.error(
                 f"undecided: no exact method proved lhs - rhs = 0 (residual {proof.residual}) and no counterexample "
-                f"was found at {SAMPLES} sampled points"
+                f"was found at {SAMPLES} sampled points",
+                routes=routes,
             )
         methods.add(proof.method)
-    return Outcome.proved(", ".join(sorted(methods)))
+    return Outcome.proved(", ".join(sorted(methods)), routes=(SYMPY_EQ,))
 
 
 def _prove(residual: sp.Expr, relations: Sequence[sp.Expr]) -> Proof:

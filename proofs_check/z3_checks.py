@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from proofs_check.outcome import Outcome
+from proofs_check.outcome import Z3, Outcome
 
 try:  # z3-solver is the optional [verify] extra: without it the claims that need it report an error
     import z3
@@ -246,9 +246,9 @@ def inequality(
         result = decide(statement, assumed)
         label = f"{what}: " if what else ""
         if result.holds is None:
-            return Outcome.error(f"{METHOD}: unknown ({result.failed})")
+            return Outcome.error(f"{METHOD}: unknown ({result.failed})", routes=(Z3,))
         if not result.holds:
-            return Outcome.refuted(METHOD, result.model, f"{label}z3 model violates {result.failed}")
-        return Outcome.proved(METHOD, f"{label}negation unsat ({1000 * result.seconds:.0f} ms)")
+            return Outcome.refuted(METHOD, result.model, f"{label}z3 model violates {result.failed}", routes=(Z3,))
+        return Outcome.proved(METHOD, f"{label}negation unsat ({1000 * result.seconds:.0f} ms)", routes=(Z3,))
 
     return check

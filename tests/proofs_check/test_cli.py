@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from proofs_check import Paper, Registry
+from proofs_check import Paper, Registry, control
 from proofs_check.claims import Outcome
 from proofs_check.cli import build_parser, main
 
@@ -55,9 +55,14 @@ def test_all_proved_prints_table_and_summary_and_exits_0(capsys: pytest.CaptureF
         ["p1.b", "numerically-supported"],
         ["p2.a", "proved"],
     ]
-    assert lines[-1].startswith("3 claims: 2 proved, 1 numerically-supported, 0 erratum, 0 refuted, 0 error (")
-    # piped: one progress line per claim on stderr
+    # the papers' summary counts the papers' claims only; the self-test has a section and a line of its own
+    (summary,) = [line for line in lines if " claims: " in line]
+    assert summary.startswith("3 claims: 2 proved, 1 numerically-supported, 0 erratum, 0 refuted, 0 error (")
+    assert lines.index(summary) < lines.index(next(line for line in lines if line.startswith("Self-test (control")))
+    assert lines[-1].startswith("self-test: 6 controls, all as expected (")
+    # piped: one progress line per claim on stderr, then one per control
     assert err.splitlines()[0].startswith("[1/3] p1.a proved (")
+    assert err.splitlines()[3].startswith("[1/6] control.")
 
 
 @pytest.mark.parametrize(("outcome", "code"), [(REFUTED, 1), (ERROR, 1), (NUMERIC, 0)])
@@ -79,7 +84,11 @@ def test_list_shows_ids_without_running(capsys: pytest.CaptureFixture[str]) -> N
     paper = Paper("p1", "t", ("A",), "v", 2026)
     paper.claim("a", "s", where="§1", check=lambda: calls.append("a"))
     assert main(["--list"], registry=Registry([paper])) == 0
-    assert capsys.readouterr().out == "p1.a  A 2026, §1\n"
+    out = capsys.readouterr().out.splitlines()
+    heading = "self-test (control; runs with every check, not counted among the claims):"
+    assert out[:3] == ["p1.a  A 2026, §1", "", heading]
+    assert [line.split()[0] for line in out[3:]] == list(control.expected())
+    assert "control.eq.flow_sign" in out[3] and "must come out refuted by sympy-eq" in out[3]
     assert calls == []
 
 
@@ -114,7 +123,7 @@ def test_help_names_the_console_script(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_timings_are_kept_for_the_next_run(cache_dir: Path) -> None:
     assert main(ONE_JOB, registry=GOOD) == 0
     stored = json.loads((cache_dir / "layerwise-linear-flows" / "claim-seconds.json").read_text())
-    assert set(stored) == {"p1.a", "p1.b", "p2.a"}
+    assert set(stored) == {"p1.a", "p1.b", "p2.a", *control.expected()}
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

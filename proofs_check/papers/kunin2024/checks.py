@@ -101,13 +101,17 @@ def closed_form_cases(d: int, learning_rates: bool) -> list[tuple[dict, dict]]:
 def neuron_error(times: Sequence[float] = (0.0, 0.8, 3.0)) -> Measurement:
     """The closed form of ``derivations.solve(single_neuron(d))`` against 30-digit integration of the derived flow
     (``proofs_check.checkers.closed_form_error``) over :data:`NEURON_CASES`: the largest relative error."""
-    worst, method, details = 0.0, "", []
+    worst, method, details, measurements = 0.0, "", [], []
     for d, rates in dict.fromkeys((d, r) for d, r, _, _ in NEURON_CASES):
         measured = closed_form_error(single_neuron(d, rates), closed_form_cases(d, rates), list(times))
         assert isinstance(measured.value, float)  # closed_form_error measures one number
         worst, method = max(worst, measured.value), measured.method
         details.append(f"d = {d}{' with eta_a, eta_w' if rates else ''}: {measured.detail}")
-    return Measurement(worst, method, "; ".join(details) + "; the first start has a_0 < 0 < a(0.8)")
+        measurements.append(measured)
+    detail = "; ".join(details) + "; the first start has a_0 < 0 < a(0.8)"
+    # the float64 kernel's bounds and the routes of every model's measurement are kept
+    bounds = tuple(b for m in measurements for b in m.bounds)
+    return Measurement(worst, method, detail, routes=measurements[-1].routes, bounds=bounds)
 
 
 def limit_error(t: float = LIMIT_TIME, sign: int = 1) -> Measurement:
