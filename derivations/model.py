@@ -160,7 +160,10 @@ class Model:
     return them as arrays.
 
     Raises ``ValueError`` at construction if a state or parameter name repeats (the numerics key everything by
-    name, so a repeat would silently merge two variables), or if a matrix declaration is not a layout: a matrix
+    name, so a repeat would silently merge two variables), if two names would become one SymPy symbol (a shared
+    parameter ``a_1`` beside a state or unit parameter ``a``, whose unit 1 the instances call ``a_1``; a name
+    ``a_0`` beside a state ``a``, its initial value; an input's name ``x_k``, or a per-unit name ``x``; a quantity
+    named like a state or parameter), or if a matrix declaration is not a layout: a matrix
     name that is also a state or parameter name (or declared twice), rows that are not distinct state names,
     entries that are not shared parameters, ragged rows, or an entry name repeated other than at the transposed
     position of a square matrix or used by two matrices.
@@ -194,6 +197,7 @@ class Model:
                 f"{self.name}: the state and parameter names must be distinct, but {repeated} repeat (in "
                 "state_names, unit_param_names and shared_param_names)"
             )
+        _check_symbol_names(self)
         _check_matrix_layout(self, self.matrix_states, self.matrix_params)
 
     @property
@@ -291,6 +295,47 @@ def _repeated(names: tuple[str, ...]) -> list[str]:
     return [n for n, count in Counter(names).items() if count > 1]
 
 
+INPUT_NAME = "x"
+"""The base of the input symbols ``x_1 … x_n`` of every ``Instance`` (``Instance.inputs``)."""
+
+
+def _indexed(name: str, base: str) -> bool:
+    """Whether ``name`` is ``base`` followed by ``_`` and an index as the models print it (``a_1``, ``a_12``,
+    ``a_0``: an integer without leading zeros)."""
+    index = name[len(base) + 1 :] if name.startswith(f"{base}_") else ""
+    return index.isdecimal() and index.isascii() and str(int(index)) == index
+
+
+def _check_symbol_names(of: Model) -> None:
+    """``ValueError`` naming both if two of the model's symbols would be one SymPy symbol at some width or in its
+    closed form: a shared parameter called like unit ``k`` of a state or unit parameter (``a_1`` beside a state
+    ``a``: ``Instance`` names unit ``k`` of ``a`` ``a_k``), any name called like a state's initial value (``a_0``,
+    ``Model.init_symbol``) or like an input (``x_1``, or a per-unit name ``x``), or a quantity called like a state
+    or parameter (a sum is a symbol of the unit field, and results key quantities beside states)."""
+    per_unit = (*of.state_names, *of.unit_param_names)
+    declared = (*per_unit, *of.shared_param_names)
+    clashes = [
+        f"{name!r} is also unit {name.rsplit('_', 1)[1]} of {base!r}"
+        for name in of.shared_param_names
+        for base in per_unit
+        if _indexed(name, base) and name != f"{base}_0"
+    ]
+    clashes += [
+        f"{n!r} is also the initial value of {base!r}" for n in declared for base in of.state_names if n == f"{base}_0"
+    ]
+    clashes += [f"{n!r} is also an input of the instances" for n in declared if _indexed(n, INPUT_NAME)]
+    clashes += [
+        f"{n!r} names its units like the inputs {INPUT_NAME}_1, {INPUT_NAME}_2, …" for n in per_unit if n == INPUT_NAME
+    ]
+    clashes += [f"{n!r} is also a quantity" for n in of.quantities if n in declared]
+    if clashes:
+        raise ValueError(
+            f"{of.name}: the model's symbols must have distinct names, but {'; '.join(clashes)} (the instance at "
+            f"width p names unit k of a state or unit parameter a a_k, its initial value a_0, the inputs "
+            f"{INPUT_NAME}_1 … {INPUT_NAME}_n); rename one of them"
+        )
+
+
 def _check_matrix_layout(
     of: Model,
     matrix_states: Mapping[str, tuple[str, ...]],
@@ -345,7 +390,7 @@ class Instance:
         }
         shared = {n: model.symbol(n) for n in model.shared_param_names}
         self.sym: dict[str, sp.Symbol | tuple[sp.Symbol, ...]] = {**self.state, **unit_params, **shared}
-        self.inputs = tuple(sp.Symbol(f"x_{i + 1}", real=True) for i in range(model.input_dim(p)))
+        self.inputs = tuple(sp.Symbol(f"{INPUT_NAME}_{i + 1}", real=True) for i in range(model.input_dim(p)))
         self.network = model.network(self.sym, self.inputs)
         self.target = model.target(self.sym, self.inputs)
         if len(self.outputs) != len(outputs(self.target)):

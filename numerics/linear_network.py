@@ -133,14 +133,16 @@ def moment_params(Sxx: np.ndarray, Sxy: np.ndarray, Syy: np.ndarray | None = Non
 
     Returns: the dict from each parameter name of the model's ``matrix_params`` (``Sxx_k_l`` with k <= l,
     ``Sxy_k_m``, ``Syy_m_n``) to its entry (``trajectory`` also takes ``{"Sxx": Sxx, "Sxy": Sxy, "Syy": Syy}``).
-    Raises: ``ValueError`` naming the block if a shape is wrong, ``Sxx`` or ``Syy`` is not symmetric (to
+    Raises: ``ValueError`` naming the block and its expected shape ((d, d), (d, c), (c, c)) if a shape is wrong,
+    ``TypeError`` for entries that are not real numbers, ``ValueError`` if ``Sxx`` or ``Syy`` is not symmetric (to
     ``SYMMETRY_TOLERANCE`` relative) or the joint moments of :math:`(x, y)` are not realizable (positive
     semidefinite; the model's ``param_check``, ``derivations.models.linear_network.check_second_moments``)."""
-    Sxx, Sxy = _matrix("Sxx", Sxx), _matrix("Sxy", Sxy)
-    if Sxx.ndim != 2 or Sxx.shape[0] != Sxx.shape[1]:
-        raise ValueError(f"Sxx must be a square matrix, got shape {Sxx.shape}")
-    if Sxy.ndim != 2 or Sxy.shape[0] != Sxx.shape[0]:
-        raise ValueError(f"Sxy must have shape ({Sxx.shape[0]}, c), got {Sxy.shape}")
+    Sxx, Sxy = finite_array("Sxx", Sxx, exact=True), finite_array("Sxy", Sxy, exact=True)
+    if Sxx.ndim != 2 or Sxx.shape[0] != Sxx.shape[1] or Sxx.shape[0] == 0:
+        raise ValueError(f"Sxx must have shape (d, d) with d >= 1 (a square matrix, no batch axes), got {Sxx.shape}")
+    d = Sxx.shape[0]
+    if Sxy.ndim != 2 or Sxy.shape[0] != d or Sxy.shape[1] == 0:
+        raise ValueError(f"Sxy must have shape ({d}, c) with c >= 1 (d = {d} from Sxx, no batch axes), got {Sxy.shape}")
     if Syy is None:
         Syy = Sxy.T @ np.linalg.pinv(Sxx.astype(float)) @ Sxy
     layout = moment_entries(*Sxy.shape)

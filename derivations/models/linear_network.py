@@ -107,10 +107,11 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
         hidden = [sum(s[rows1[k]][j] * x[k] for k in range(d)) for j in range(len(s[rows1[0]]))]
         return tuple(sum(h * w for h, w in zip(hidden, s[rows2[m]], strict=True)) for m in range(c))
 
+    # sp.Add of all terms at once: a Python sum re-sorts the growing Add at every term (seconds at d = c = 11)
     loss = (
-        sum(S[Syy[m][m]] for m in range(c)) / 2
-        - sum(S[Sxy[k][m]] * P[k][m] for k in range(d) for m in range(c))
-        + sum(S[Sxx[k][j]] * P[k][m] * P[j][m] for k in range(d) for j in range(d) for m in range(c)) / 2
+        sp.Add(*(S[Syy[m][m]] for m in range(c))) / 2
+        - sp.Add(*(S[Sxy[k][m]] * P[k][m] for k in range(d) for m in range(c)))
+        + sp.Add(*(S[Sxx[k][j]] * P[k][m] * P[j][m] for k in range(d) for j in range(d) for m in range(c))) / 2
     )
     entry_names = [[str(moment(S, i, j)) for j in range(d + c)] for i in range(d + c)]
 

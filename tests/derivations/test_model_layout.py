@@ -1,6 +1,7 @@
 """Model names and declared matrix layouts: names that cannot collide at any size (``linear_network(11, 11)``,
 where the old concatenated indices made ``Sxy[0, 10]`` and ``Sxy[10, 0]`` both ``Sxy_111``), every moment entry
-reaching the derived flow, and models with repeated names or broken layouts refused at construction."""
+reaching the derived flow, and models with repeated names, names that would become one SymPy symbol, or broken
+layouts refused at construction."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from dataclasses import replace
 import pytest
 import sympy as sp
 
+from derivations.model import Quantity
 from derivations.models.layerwise_lr_matrix import layerwise_lr_matrix
 from derivations.models.linear_network import linear_network, moment_entries, state_rows
+from derivations.models.two_layer_scalar import MODEL as SCALAR
 
 D = C = 11
 
@@ -86,3 +89,65 @@ def test_layerwise_lr_matrix_declares_its_first_layer_and_direction() -> None:
     # rows W_1 … W_3 over the units: the transpose of the paper's W, whose rows w_i are the units
     assert model.matrix_states == {"WT": ("W_1", "W_2", "W_3")}
     assert model.matrix_params == {"n": (("n_1",), ("n_2",), ("n_3",))}
+
+
+def _scalar_network(**change):
+    """``two_layer_scalar`` renamed: a model whose declared names are all distinct, so only the symbol check
+    below can refuse it."""
+    return replace(SCALAR, name="renamed", **change)
+
+
+def test_a_parameter_named_like_an_instance_symbol_would_merge_with_it() -> None:
+    """Why the check exists: ``Instance`` calls unit 1 of the state ``a`` ``a_1``, so a shared parameter ``a_1``
+    is the same SymPy symbol there and the derived field is silently wrong. Built past the check (``object.
+    __new__`` skips ``__post_init__``), the instance's loss has lost the parameter as a variable of its own."""
+    clash = object.__new__(type(SCALAR))
+    for name, value in vars(replace(SCALAR, name="merged")).items():
+        object.__setattr__(clash, name, value)
+    object.__setattr__(clash, "shared_param_names", ("S", "a_1"))
+    object.__setattr__(clash, "domains", {"S": "real", "a_1": "real"})
+    object.__setattr__(
+        clash, "network", lambda s, x: sum(ai * bi for ai, bi in zip(s["a"], s["b"], strict=True)) * x[0] / s["a_1"]
+    )
+    loss = clash.instance(2).loss
+    # six variables (the states a_1, a_2, b_1, b_2 and the parameters S, a_1), five symbols: two became one
+    assert sorted(s.name for s in loss.free_symbols) == ["S", "a_1", "a_2", "b_1", "b_2"]
+    with pytest.raises(ValueError, match=r"'a_1' is also unit 1 of 'a'"):
+        replace(clash)
+
+
+@pytest.mark.parametrize(
+    ("change", "pattern"),
+    [
+        ({"shared_param_names": ("S", "a_1"), "domains": {"S": "real", "a_1": "real"}}, r"'a_1' is also unit 1 of 'a'"),
+        ({"shared_param_names": ("S", "b_12"), "domains": {"S": "real"}}, r"'b_12' is also unit 12 of 'b'"),
+        ({"shared_param_names": ("S", "a_0"), "domains": {"S": "real"}}, r"'a_0' is also the initial value of 'a'"),
+        ({"unit_param_names": ("b_0",)}, r"'b_0' is also the initial value of 'b'"),
+        ({"shared_param_names": ("S", "x_2"), "domains": {"S": "real"}}, r"'x_2' is also an input"),
+        ({"state_names": ("x", "b")}, r"'x' names its units like the inputs x_1"),
+        ({"quantities": {"a": Quantity("sum", sp.Symbol("b", real=True))}}, r"'a' is also a quantity"),
+    ],
+)
+def test_names_that_become_one_symbol_are_refused(change, pattern) -> None:
+    with pytest.raises(
+        ValueError, match=r"renamed: the model's symbols must have distinct names, but " + ".*" + pattern
+    ):
+        _scalar_network(**change)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # near misses that no symbol of the model takes: no separator, a leading zero, a non-integer index, an
+        # input's base as a shared parameter, lam_0 beside a unit parameter lam (it has no initial value), Z_1
+        # beside a shared parameter Z (shared parameters have no units)
+        {"shared_param_names": ("S", "a1")},
+        {"shared_param_names": ("S", "a_01")},
+        {"shared_param_names": ("S", "a_k")},
+        {"shared_param_names": ("S", "x")},
+        {"unit_param_names": ("lam",), "shared_param_names": ("S", "lam_0")},
+        {"shared_param_names": ("S", "Z_1")},
+    ],
+)
+def test_names_that_stay_distinct_symbols_are_accepted(change) -> None:
+    assert _scalar_network(**change).name == "renamed"

@@ -108,6 +108,32 @@ def test_matrix_gd_equals_gd_on_the_derived_unit_field() -> None:
         matrix_gradient_descent(W1, W2, Sxx, Sxy, 0.1, -1)
 
 
+def test_eleven_outputs_given_as_arrays_run_as_matrix_gd() -> None:
+    """End to end at c = 11 (issue 23): the moments and weights go into ``trajectory`` as arrays, through the
+    model's 1 + 11 + 66 named entries and the derived unit field, and come back as the matrices that NumPy GD on
+    the matrices gives (``matrix_gradient_descent``, an independent route); the loss against the matrix formula.
+    d = 1: the unit field of linear_network(d, 11) takes minutes to derive for d >= 2 (its final ``sp.factor``)."""
+    d, c, p, lr, steps = 1, 11, 3, 0.02, 30
+    Sxx = np.array([[1.7]])
+    Sxy = np.linspace(-1.0, 1.5, c)[None, :] + 0.01 * RNG.normal(size=(d, c))  # all entries distinct
+    Syy = Sxy.T @ Sxy / Sxx[0, 0] + np.eye(c)
+    W1, W2 = 0.4 * RNG.normal(size=(d, p)), 0.4 * RNG.normal(size=(p, c))
+    moments = {"Sxx": Sxx, "Sxy": Sxy, "Syy": Syy}
+    run = trajectory(linear_network(d, c), [0.0, lr * steps], moments, {"W1": W1, "W2T": W2.T}, "gd", lr=lr)
+    W1_end, W2_end = matrix_gradient_descent(W1, W2, Sxx, Sxy, lr, steps)
+    np.testing.assert_allclose(run.W1[-1], W1_end, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(run.W2T[-1], W2_end.T, rtol=1e-12, atol=1e-14)
+    P = W1_end @ W2_end
+    loss = np.trace(Syy) / 2 - np.trace(P.T @ Sxy) + np.trace(P.T @ Sxx @ P) / 2
+    np.testing.assert_allclose(run["loss"][-1], loss, rtol=1e-12)
+    np.testing.assert_allclose(run["P_1_11"][-1], P[0, 10], rtol=1e-12, atol=1e-14)
+    # refuted: the same GD with two entries of Sxy swapped, which a naming that merged them could not tell apart
+    swapped = Sxy.copy()
+    swapped[0, [0, 10]] = swapped[0, [10, 0]]
+    wrong = matrix_gradient_descent(W1, W2, Sxx, swapped, lr, steps)[1]
+    assert np.max(np.abs(run.W2T[-1] - wrong.T)) > 1e-3
+
+
 def test_lambda_balanced_weights_are_lambda_balanced() -> None:
     U = np.linalg.qr(RNG.normal(size=(3, 2)))[0]
     V, R = np.linalg.qr(RNG.normal(size=(2, 2)))[0], np.linalg.qr(RNG.normal(size=(2, 2)))[0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 
 from derivations.models.linear_network import linear_network
 from numerics import trajectory
@@ -112,6 +113,35 @@ def test_eleven_by_eleven_moments_reach_the_model_entry_by_entry() -> None:
     assert np.array_equal(back[0], W1) and np.array_equal(back[1], W2)
 
 
+def test_eleven_by_eleven_moments_read_back_at_their_index_through_the_model() -> None:
+    """Issue 23: whatever the entries are called, the model's own moments (the symbol its ``moment(i, j)`` puts
+    at each index of E[zzᵀ], z = (x, y)) evaluated at the values that ``moment_params`` and ``trajectory``'s
+    matrix expansion hand over give back every entry at its index: the 121 distinct values of Sxy, and Sxx, Syy."""
+    d = c = 11
+    model = linear_network(d, c)
+    moments = _moments(d, c)
+    assert len(set(moments["Sxy"].ravel())) == d * c
+    # symmetric blocks: the upper triangle is what is handed over
+    joint = np.block(
+        [
+            [np.triu(moments["Sxx"]) + np.triu(moments["Sxx"], 1).T, moments["Sxy"]],
+            [moments["Sxy"].T, np.triu(moments["Syy"]) + np.triu(moments["Syy"], 1).T],
+        ]
+    )
+    symbols = {name: sp.Symbol(name, real=True) for name in model.shared_param_names}
+
+    def read_back(params: dict) -> np.ndarray:
+        assert set(params) == set(symbols)
+        return np.array([[params[str(model.moment(symbols, i, j))] for j in range(d + c)] for i in range(d + c)])
+
+    expanded, _ = expand_matrices(model, moments, {})
+    assert np.array_equal(read_back(moment_params(**moments)), joint)
+    assert np.array_equal(read_back(expanded), joint)
+    # refuted: Sxy handed over transposed does not read back (its entries are distinct)
+    transposed, _ = expand_matrices(model, {**moments, "Sxy": moments["Sxy"].T}, {})
+    assert not np.array_equal(read_back(transposed), joint)
+
+
 def test_mpf_matrices_keep_their_digits() -> None:
     with mpmath.workdps(30):
         third = mpmath.mpf(1) / 3
@@ -160,3 +190,19 @@ def test_symmetry_is_checked_to_rounding_only() -> None:
     Sxx[1, 0] *= 1 + 1e-9
     with pytest.raises(ValueError, match=r"params\['Sxx'\] must be symmetric"):
         expand_matrices(linear_network(3, 2), {**moments, "Sxx": Sxx}, {})
+
+
+@pytest.mark.parametrize(
+    ("Sxx", "Sxy", "Syy", "pattern"),
+    [
+        (np.ones((2, 3)), np.ones((2, 3)), None, r"Sxx must have shape \(d, d\) with d >= 1 .*got \(2, 3\)"),
+        (np.eye(2)[None], np.ones((2, 3)), None, r"Sxx must have shape \(d, d\) .*no batch axes\), got \(1, 2, 2\)"),
+        (np.eye(2), np.ones(2), None, r"Sxy must have shape \(2, c\) with c >= 1 .*got \(2,\)"),
+        (np.eye(2), np.ones((3, 2)), None, r"Sxy must have shape \(2, c\) .*got \(3, 2\)"),
+        (np.eye(2), np.ones((2, 0)), None, r"Sxy must have shape \(2, c\) with c >= 1 .*got \(2, 0\)"),
+        (np.eye(2), np.ones((2, 3)), np.eye(2), r"Syy must have shape \(3, 3\), got \(2, 2\)"),
+    ],
+)
+def test_moment_params_refuses_a_shape_naming_the_block_and_the_shape_it_needs(Sxx, Sxy, Syy, pattern) -> None:
+    with pytest.raises(ValueError, match=pattern):
+        moment_params(Sxx, Sxy, Syy)
