@@ -37,7 +37,7 @@ from functools import cache
 import sympy as sp
 
 from .derivation import Derivation, Step
-from .proof import sample_sign
+from .proof import Proof, prove_zero, sample_sign
 from .special import phi1
 
 __all__ = ["ALPHA", "BETA", "BRANCHES", "RiccatiSolution", "rate_split", "riccati_solution", "stable_form"]
@@ -160,7 +160,9 @@ def riccati_solution(
         relations=facts,
         key="verified",
     )
-    derivation.steps.extend(_returned_steps(poly, y0, t, branch, solution, definitions, (r_plus, r_minus, k)))
+    derivation.steps.extend(
+        _returned_steps(poly, (y0, t), branch, (solution, checked, facts), definitions, (r_plus, r_minus, k))
+    )
     cases = _case_split(derivation, poly, y, y0, t) if branch == "generic" else {}
     stable = stable_form(c2, c0, y0, t, k)
     if tags:
@@ -172,27 +174,45 @@ def riccati_solution(
 
 def _returned_steps(
     poly: sp.Poly,
-    y0: sp.Expr,
-    t: sp.Symbol,
+    start: tuple[sp.Expr, sp.Symbol],
     branch: str,
-    solution: sp.Expr,
+    solutions: tuple[sp.Expr, sp.Expr, tuple[sp.Expr, ...]],
     definitions: Mapping[sp.Symbol, sp.Expr],
     names: tuple[sp.Symbol, sp.Symbol, sp.Symbol],
 ) -> list[Step]:
     """Checks of what ``riccati_solution`` returns, made on the returned objects themselves (the steps above check
-    the branch's derivation in its own symbols): the solution, with every definition substituted, satisfies the
-    equation and the initial condition; each root is a root of ``q``; the rate satisfies ``k^2 = Delta``
-    (``Delta = c1^2 - 4 c2 c0`` from the polynomial's coefficients) and, on the generic branch, ``q'(y_+) = -k``
-    (the attracting root, ``k >= 0``), on the double-root branch ``q'(y_+) = 0``."""
+    the branch's derivation in its own symbols): ``solutions`` is (the returned solution, the verified one in the
+    root and rate symbols, the relations ``facts`` it was verified under, in the abstract coefficients). The
+    returned solution is the verified one with the returned definitions substituted, and those satisfy the
+    relations (so the returned solution solves the equation: the "verified" step holds wherever they do); it meets
+    the initial condition; each root is a root of ``q``; the rate satisfies ``k^2 = Delta`` (``Delta = c1^2 -
+    4 c2 c0`` from the polynomial's coefficients) and, on the generic branch, ``q'(y_+) = -k`` (the attracting
+    root, ``k >= 0``), on the double-root branch ``q'(y_+) = 0``."""
+    y0, t = start
+    solution, checked, facts = solutions
     y, q = poly.gen, poly.as_expr()
     c2, c1, c0 = _coefficients(poly)
     r_plus, r_minus, k = names
     yt = sp.Function(str(y))(t)
+    instance = {_C2: c2, _C1: c1, _C0: c0, **definitions}
+
+    def same_exponents(expr: sp.Expr) -> sp.Expr:
+        # e^{-kt} with k substituted is one atom for the exact checker only if its exponent is written one way
+        return expr.replace(lambda e: isinstance(e, sp.exp), lambda e: sp.exp(sp.expand(e.args[0])))
+
+    def is_the_verified_solution() -> Proof:
+        proofs = [
+            prove_zero(same_exponents(solution) - same_exponents(checked.xreplace(definitions))),
+            *(prove_zero(fact.xreplace(instance)) for fact in facts),
+        ]
+        return next((p for p in proofs if not p.holds), proofs[0])
+
     steps = [
         Step(
-            sp.Eq(sp.Derivative(yt, t), q.subs(y, yt)),
-            "check: the returned solution (roots and rate substituted) satisfies the equation",
-            residual=sp.diff(solution, t) - q.subs(y, solution),
+            sp.Eq(yt, solution),
+            "check: the returned solution is the verified one with the returned roots and rate, which satisfy the "
+            "relations it was verified under (its sum and product of roots, k = -c2 (y_+ - y_-))",
+            verifier=is_the_verified_solution,
             key="returned",
         ),
         Step(
