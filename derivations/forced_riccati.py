@@ -24,7 +24,8 @@ checks, the model's coefficients one instance of them, as in ``derivations.ricca
 The order :math:`\nu = \sqrt\Delta/|k|` and the start :math:`s_0 = 2\sqrt{-c_2c_3}/|k|` are symbols tied by the
 relations above (``definitions`` gives their values). One degenerate case is split off (``cases``):
 :math:`c_3 = 0` (no forcing, e.g. weight decay from a balanced start) is the constant-coefficient Riccati equation,
-solved by ``riccati.riccati_solution`` (its steps appended) and the limit :math:`s_0 \to 0` of the Bessel form.
+solved by ``riccati.riccati_solution`` (its steps appended; the case step proves that the equation is that one
+where :math:`c_3 = 0`, and ``numerics.bessel`` evaluates the Riccati solution there).
 No case split is needed for an integer order: :math:`I_\nu` and :math:`K_\nu` are independent for every real
 :math:`\nu`.
 
@@ -49,7 +50,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from .derivation import Derivation
+from .derivation import Derivation, Step
 from .proof import Proof, prove_zero
 from .riccati import riccati_solution
 
@@ -346,13 +347,7 @@ def bessel_solution(
     in_model = {C2: c2, C1: c1, C0: c0, C3: c3, K: k, _Y0: y0}
     _stable_steps(d, (C2, C1, C0, C3, K), general, (A, B), constants, facts)
     unforced = riccati_solution(c2 * y**2 + c1 * y + c0, y, y0, t)
-    d.add(
-        sp.Eq(c3, 0),
-        "case: without forcing (c3 = 0, s0 = 0) the equation has constant coefficients: the Riccati engine's "
-        "solution (its steps follow), the limit s0 -> 0 of the Bessel form",
-        residual=sp.S.Zero,
-        key="case",
-    )
+    d.steps.append(_unforced_case_step(rhs, unforced.rhs, c3))
     d.extend(unforced.derivation)
     definitions = {NU: sp.sqrt(found.c1**2 - 4 * c2 * c0) / sp.Abs(k), S0: 2 * sp.sqrt(-c2 * c3) / sp.Abs(k)}
     if tags:
@@ -377,6 +372,30 @@ def bessel_solution(
         d,
         {sp.Eq(c3, 0): "unforced"},
         unforced,
+    )
+
+
+def _unforced_case_step(rhs: sp.Expr, unforced_rhs: sp.Expr, condition: sp.Expr) -> Step:
+    """The degenerate case ``condition = 0`` (the forcing coefficient ``c3``) as a checked step: under it the
+    equation's right-hand side ``rhs`` is the constant-coefficient one ``unforced_rhs``, whose solution the Riccati
+    engine derives (its steps are appended after this one); proved modulo the condition.
+
+    Arguments:
+        rhs: the forced right-hand side ``c2 y^2 + c1 y + c0 + c3 e^{k t}``.
+        unforced_rhs: ``c2 y^2 + c1 y + c0``.
+        condition: the expression that vanishes in the case (``c3``).
+
+    Returns:
+        The step (key ``"case"``); its check fails unless ``rhs - unforced_rhs`` vanishes where ``condition`` does.
+    """
+    return Step(
+        sp.Eq(condition, 0),
+        "case: without forcing the equation has constant coefficients (rhs - (c2 y^2 + c1 y + c0) vanishes modulo "
+        "this condition): the Riccati engine's solution, whose steps follow, solves it (numerics.bessel evaluates "
+        "it there)",
+        residual=rhs - unforced_rhs,
+        relations=(condition,),
+        key="case",
     )
 
 

@@ -138,6 +138,9 @@ def _solved(
         if isinstance(candidate, Solved):
             d.extend(candidate.derivation)
             closed = _from_solved(model, context, candidate, d)
+            equations = {
+                g: (c.rhs, c.y0) for g, c in candidate.clocks.items() if hasattr(c, "rhs") and hasattr(c, "y0")
+            }
         else:
             chosen = _clock(candidate, context, reasons, name)
             if chosen is None:
@@ -154,6 +157,8 @@ def _solved(
             d.extend(clock.derivation)
             _back_substitution_steps(model, d, candidate)
             closed = replace(_from_scalar(model, context, candidate, clock, d), method=method)
+            equations = {candidate.y: (candidate.rhs, candidate.y0)}
+        _initial_rate_steps(closed, equations)
         checked = closed.derivation.check()
     except Exception as error:
         _note(reasons, name, f"{candidate_description(candidate)}: {_failure(error)}")
@@ -168,6 +173,52 @@ def _solved(
             closed.derivation,
         )
     return closed
+
+
+def _initial_rate_steps(closed: ClosedForm, equations: dict[sp.Symbol, tuple[sp.Expr, sp.Expr]]) -> None:
+    """Checks of the returned ``initial_rates``, appended to ``closed.derivation`` before it is checked: each rate
+    equals its clock equation's right-hand side (``equations``: clock -> (right-hand side, start)) at the start
+    and t = 0, computed by substitution, with the linear relations among the sums found from their summands
+    (``_sum_relations``; e.g. theta(0) = theta[+1] + theta[-1]). A rate with no clock equation fails its check."""
+    relations = _sum_relations(closed.sums, tuple(closed.init.values()))
+    t = closed.t
+    for clock, rate in closed.initial_rates.items():
+        at_start = sp.Eq(sp.Subs(sp.Derivative(sp.Function(str(clock))(t), t), t, 0), rate)
+        if clock not in equations:
+            closed.derivation.add(
+                at_start,
+                f"check: the returned initial rate of {clock}",
+                verifier=lambda: Proof(False, "no clock equation to check it against", True, "unchecked"),
+                key="returned",
+            )
+            continue
+        rhs, start = equations[clock]
+        closed.derivation.add(
+            at_start,
+            f"check: the returned initial rate of {clock} is the clock equation's right-hand side at t = 0 "
+            "(substituted), the sums related through their summands",
+            residual=rate - sp.sympify(rhs).xreplace({clock: start}).subs(t, 0),
+            relations=relations,
+            key="returned",
+        )
+
+
+def _sum_relations(sums: dict[sp.Symbol, sp.Expr], variables: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, ...]:
+    """The linear relations among the sums over the units that hold at every width: the combinations of the sum
+    symbols whose combined summand vanishes identically in the unit's initial values ``variables``
+    (coefficient matching, ``Matrix.nullspace``); none if a summand is not polynomial in them."""
+    symbols = list(sums)
+    if len(symbols) < 2:
+        return ()
+    weights = sp.symbols(f"w_0:{len(symbols)}")
+    combination = sp.expand(sum(w * sums[s] for w, s in zip(weights, symbols, strict=True)))
+    present = [v for v in variables if combination.has(v)]
+    try:
+        coefficients = sp.Poly(combination, *present).coeffs() if present else [combination]
+    except sp.PolynomialError:
+        return ()
+    matrix, _ = sp.linear_eq_to_matrix(coefficients, weights)
+    return tuple(sum(c * s for c, s in zip(v, symbols, strict=True)) for v in matrix.nullspace())
 
 
 def candidate_description(candidate: Candidate) -> str:

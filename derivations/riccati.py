@@ -19,7 +19,12 @@ The numerics evaluate the engine's numerically stable (Möbius) form, valid on e
 which the derivation proves equal to the derived solution. Degenerate branches are a case split derived from
 the coefficients, each solved by the same steps and each checked against the stable form: the leading
 coefficient vanishes (:math:`c_2 = 0`: linear; :math:`c_2 = c_1 = 0`: constant rate), the discriminant vanishes
-(a double root), and the start is a root (a fixed point). A negative discriminant (finite-time blow-up) occurs
+(a double root), and the start is a root (a fixed point). Each condition is a checked step: under it (modulo the
+condition) the equation's own polynomial has the branch's property (:math:`q'' = 0`, :math:`q' = 0`,
+:math:`\operatorname{res}(q, q') = 0`, :math:`q(y_0) = 0`), and the branch's solution with the equation's
+coefficients solves the equation and its initial condition there. The returned objects (the solution with the
+roots and the rate substituted, the roots, the rate :math:`k` with :math:`k^2 = \Delta` and
+:math:`q'(y_+) = -k`) are checked as they are returned. A negative discriminant (finite-time blow-up) occurs
 in no gradient flow of the package and is rejected.
 """
 
@@ -31,8 +36,8 @@ from functools import cache
 
 import sympy as sp
 
-from .derivation import Derivation
-from .proof import sample_sign
+from .derivation import Derivation, Step
+from .proof import Proof, prove_zero, sample_sign
 from .special import phi1
 
 __all__ = ["ALPHA", "BETA", "BRANCHES", "RiccatiSolution", "rate_split", "riccati_solution", "stable_form"]
@@ -155,6 +160,9 @@ def riccati_solution(
         relations=facts,
         key="verified",
     )
+    derivation.steps.extend(
+        _returned_steps(poly, (y0, t), branch, (solution, checked, facts), definitions, (r_plus, r_minus, k))
+    )
     cases = _case_split(derivation, poly, y, y0, t) if branch == "generic" else {}
     stable = stable_form(c2, c0, y0, t, k)
     if tags:
@@ -162,6 +170,89 @@ def riccati_solution(
     return RiccatiSolution(
         y, rhs, c2, c1, c0, y0, t, branch, solution, stable, definitions, r_plus, r_minus, k, derivation, cases
     )
+
+
+def _returned_steps(
+    poly: sp.Poly,
+    start: tuple[sp.Expr, sp.Symbol],
+    branch: str,
+    solutions: tuple[sp.Expr, sp.Expr, tuple[sp.Expr, ...]],
+    definitions: Mapping[sp.Symbol, sp.Expr],
+    names: tuple[sp.Symbol, sp.Symbol, sp.Symbol],
+) -> list[Step]:
+    """Checks of what ``riccati_solution`` returns, made on the returned objects themselves (the steps above check
+    the branch's derivation in its own symbols): ``solutions`` is (the returned solution, the verified one in the
+    root and rate symbols, the relations ``facts`` it was verified under, in the abstract coefficients). The
+    returned solution is the verified one with the returned definitions substituted, and those satisfy the
+    relations (so the returned solution solves the equation: the "verified" step holds wherever they do); it meets
+    the initial condition; each root is a root of ``q``; the rate satisfies ``k^2 = Delta`` (``Delta = c1^2 -
+    4 c2 c0`` from the polynomial's coefficients) and, on the generic branch, ``q'(y_+) = -k`` (the attracting
+    root, ``k >= 0``), on the double-root branch ``q'(y_+) = 0``."""
+    y0, t = start
+    solution, checked, facts = solutions
+    y, q = poly.gen, poly.as_expr()
+    c2, c1, c0 = _coefficients(poly)
+    r_plus, r_minus, k = names
+    yt = sp.Function(str(y))(t)
+    instance = {_C2: c2, _C1: c1, _C0: c0, **definitions}
+
+    def same_exponents(expr: sp.Expr) -> sp.Expr:
+        # e^{-kt} with k substituted is one atom for the exact checker only if its exponent is written one way
+        return expr.replace(lambda e: isinstance(e, sp.exp), lambda e: sp.exp(sp.expand(e.args[0])))
+
+    def is_the_verified_solution() -> Proof:
+        proofs = [
+            prove_zero(same_exponents(solution) - same_exponents(checked.xreplace(definitions))),
+            *(prove_zero(fact.xreplace(instance)) for fact in facts),
+        ]
+        return next((p for p in proofs if not p.holds), proofs[0])
+
+    steps = [
+        Step(
+            sp.Eq(yt, solution),
+            "check: the returned solution is the verified one with the returned roots and rate, which satisfy the "
+            "relations it was verified under (its sum and product of roots, k = -c2 (y_+ - y_-))",
+            verifier=is_the_verified_solution,
+            key="returned",
+        ),
+        Step(
+            sp.Eq(yt.subs(t, 0), y0),
+            "check: the returned solution meets the initial condition",
+            residual=solution.subs(t, 0) - y0,
+            key="returned",
+        ),
+    ]
+    for root in (r for r in (r_plus, r_minus) if r in definitions):
+        steps.append(
+            Step(
+                sp.Eq(root, definitions[root]),
+                f"check: the returned {root} is a root of the right-hand side",
+                residual=q.subs(y, definitions[root]),
+                key="returned",
+            )
+        )
+    if k in definitions:
+        steps.append(
+            Step(
+                sp.Eq(k, definitions[k]),
+                "check: the returned rate satisfies k^2 = Delta = c1^2 - 4 c2 c0",
+                residual=definitions[k] ** 2 - (c1**2 - 4 * c2 * c0),
+                key="returned",
+            )
+        )
+    slope = {"generic": -1, "double-root": 0}.get(branch)
+    if slope is not None and k in definitions and r_plus in definitions:
+        steps.append(
+            Step(
+                sp.Eq(sp.diff(q, y).subs(y, r_plus), slope * k),
+                "check: the returned rate is the slope of -q at the attracting root (k >= 0)"
+                if slope
+                else "check: the returned root is double, q'(y_+) = 0",
+                residual=sp.diff(q, y).subs(y, definitions[r_plus]) - slope * definitions[k],
+                key="returned",
+            )
+        )
+    return steps
 
 
 def _coefficients(poly: sp.Poly) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
@@ -435,62 +526,170 @@ _SOLVERS: dict[str, Callable] = {
 }
 
 
+def _degenerate_conditions(poly: sp.Poly, y0: sp.Expr) -> tuple[tuple[str, tuple[sp.Expr, ...]], ...]:
+    """The conditions (each expression = 0) under which ``y' = q(y)`` leaves the generic branch, read off the
+    polynomial object ``q`` itself, with the branch each selects: its leading coefficient (linear), its two
+    leading coefficients (constant rate), its discriminant (``Poly.discriminant``: a double root) and its value at
+    the start (a fixed point)."""
+    c2, c1, _ = _coefficients(poly)
+    return (
+        ("linear", (c2,)),
+        ("constant-rate", (c2, c1)),
+        ("double-root", (sp.factor(poly.discriminant()),)),
+        ("fixed-point", (sp.factor(poly.as_expr().subs(poly.gen, y0)),)),
+    )
+
+
+def _branch_property(branch: str, poly: sp.Poly, y0: sp.Expr) -> sp.Expr:
+    """What a degenerate branch means for the right-hand side ``q``, as an expression computed from ``q`` that
+    vanishes exactly on that branch: ``q''`` (degree at most 1), ``q'`` (a constant rate), the resultant of ``q``
+    and ``q'`` (a double root, ``c2 != 0``) and ``q(y0)`` (the start is a fixed point)."""
+    y, q = poly.gen, poly.as_expr()
+    properties = {
+        "linear": lambda: sp.diff(q, y, 2),
+        "constant-rate": lambda: sp.diff(q, y),
+        "double-root": lambda: sp.resultant(q, sp.diff(q, y), y),
+        "fixed-point": lambda: q.subs(y, y0),
+    }
+    return properties[branch]()
+
+
+_PROPERTY_TEXT = {
+    "linear": "q'' = 0: the right-hand side is of degree at most 1",
+    "constant-rate": "q' = 0: the right-hand side is a constant",
+    "double-root": "resultant(q, q') = 0: q has a double root",
+    "fixed-point": "q(y0) = 0: the start is a fixed point",
+}
+
+
+def _condition(exprs: tuple[sp.Expr, ...]) -> sp.Basic:
+    """The displayed condition: each expression = 0."""
+    equations = [sp.Eq(e, 0) for e in exprs]
+    return equations[0] if len(equations) == 1 else sp.And(*equations)
+
+
+def _vanishing(exprs: tuple[sp.Expr, ...], poly: sp.Poly) -> tuple[sp.Expr, ...]:
+    """The condition ``exprs`` (each = 0) as relations for the checks: of each numerator, the product of its distinct
+    factors not known to be non-zero (a positive parameter such as ``lam**2`` is dropped, since the condition cannot
+    hold through it; a power is taken once, since ``f**m = 0`` iff ``f = 0`` over the reals), a factor that is the
+    radicand of a square root in the coefficients of ``poly`` taken as that square root (``f = 0`` iff
+    ``sqrt(f) = 0`` over the reals, and the checks see the root, not the radicand)."""
+    radicands = {
+        sp.expand(e.base)
+        for c in poly.all_coeffs()
+        for e in sp.sympify(c).atoms(sp.Pow)
+        if e.exp == sp.Rational(1, 2) or e.exp == -sp.Rational(1, 2)
+    }
+    relations = []
+    for expr in exprs:
+        factors = sp.Mul.make_args(sp.factor(sp.numer(sp.together(expr))))
+        bases = {f.base if isinstance(f, sp.Pow) and f.exp.is_positive and f.exp.is_integer else f for f in factors}
+        kept = (sp.sqrt(f) if sp.expand(f) in radicands else f for f in bases if f.is_nonzero is not True)
+        relations.append(sp.Mul(*kept))
+    return tuple(relations)
+
+
+def _condition_step(poly: sp.Poly, y0: sp.Expr, branch: str, exprs: tuple[sp.Expr, ...]) -> Step:
+    """The degenerate condition ``exprs`` (each = 0) as a checked step: under it the right-hand side ``poly`` has
+    the branch's property (``_branch_property``), proved modulo the condition (a Gröbner normal form)."""
+    return Step(
+        _condition(exprs),
+        f"degenerate case: under this condition {_PROPERTY_TEXT[branch]} (computed from the equation's polynomial, "
+        f"modulo the condition): the {branch} branch",
+        residual=_branch_property(branch, poly, y0),
+        relations=_vanishing(exprs, poly),
+        key="case",
+    )
+
+
+def _instance_steps(
+    poly: sp.Poly, y0: sp.Expr, t: sp.Symbol, branch: str, exprs: tuple[sp.Expr, ...], solution: sp.Expr
+) -> tuple[Step, Step]:
+    """The abstract branch's ``solution`` with the equation's own coefficients solves the equation and its initial
+    condition under the condition ``exprs`` (by substitution, modulo the condition)."""
+    c2, c1, c0 = _coefficients(poly)
+    y = poly.gen
+    instance = solution.xreplace({_C2: c2, _C1: c1, _C0: c0, _Y0: y0, _T: t})
+    yt = sp.Function(str(y))(t)
+    return (
+        Step(
+            sp.Eq(sp.Derivative(yt, t), poly.as_expr().subs(y, yt)),
+            f"check: the {branch} branch's solution with the equation's coefficients satisfies the equation under "
+            "the condition (substituted, modulo the condition)",
+            residual=sp.diff(instance, t) - poly.as_expr().subs(y, instance),
+            relations=_vanishing(exprs, poly),
+            key="case",
+        ),
+        Step(
+            sp.Eq(yt.subs(t, 0), y0),
+            f"check: the {branch} branch's solution meets the initial condition",
+            residual=instance.subs(t, 0) - y0,
+            relations=_vanishing(exprs, poly),
+            key="case",
+        ),
+    )
+
+
 @cache
-def _abstract_cases() -> tuple[tuple[str, Derivation], ...]:
-    """The degenerate branches of ``y' = c2 y^2 + c1 y + c0`` for abstract coefficients, each derived by the same
-    steps as a model's equation and proved equal to the stable form there (``k = sqrt(Delta)`` is then one of a
-    few linear expressions, the two signs of an absolute value)."""
+def _abstract_cases() -> tuple[tuple[str, Derivation, sp.Expr], ...]:
+    """The degenerate branches of ``y' = c2 y^2 + c1 y + c0`` for abstract coefficients: each condition of
+    ``_degenerate_conditions`` is solved for coefficients (``sympy.solve``), the quadratic so obtained is derived
+    by the same steps as a model's equation, and the stable form is proved equal to its solution for every rate
+    ``k`` with ``k^2 = Delta`` (``sympy.solve``; the two signs of an absolute value). Returns (branch, steps,
+    solution) per condition."""
     c2, c1, c0, y0, y, t = _C2, _C1, _C0, _Y0, _Y, _T
     k = sp.Symbol("k", nonnegative=True)
-    cases = (
-        ("c2 = 0", c1 * y + c0, (k - c1, k + c1)),
-        ("c2 = c1 = 0", c0 + 0 * y, (k,)),
-        ("Delta = 0", c2 * y**2 + c1 * y + c1**2 / (4 * c2), (k,)),
-        ("q(y0) = 0", c2 * y**2 + c1 * y - c2 * y0**2 - c1 * y0, (k - c1 - 2 * c2 * y0, k + c1 + 2 * c2 * y0)),
-    )
+    generic = sp.Poly(c2 * y**2 + c1 * y + c0, y)
     found = []
-    for label, rhs, rates in cases:
-        case_poly = sp.Poly(rhs, y)
-        branch = _classify(*_coefficients(case_poly), y0)
+    for branch, exprs in _degenerate_conditions(generic, y0):
+        unknowns = [s for s in (c0, c2, c1) if any(s in e.free_symbols for e in exprs)][: len(exprs)]
+        (solved,) = sp.solve(list(exprs), unknowns, dict=True)
+        case_poly = sp.Poly(generic.as_expr().xreplace(solved), y)
+        if _classify(*_coefficients(case_poly), y0) != branch:
+            raise RuntimeError(f"the condition {exprs} gives the {_classify(*_coefficients(case_poly), y0)} branch")
+        label = ", ".join(f"{s} = {sp.sstr(v)}" for s, v in solved.items())
         sub = Derivation(f"case {label}: {branch}")
+        sub.add(
+            sp.Eq(sp.Derivative(sp.Function("y")(t), t), case_poly.as_expr()),
+            f"the condition {', '.join(f'{sp.sstr(e)} = 0' for e in exprs)} solved for {', '.join(map(str, solved))} "
+            "(sympy.solve)",
+            residual=generic.as_expr() - case_poly.as_expr(),
+            relations=tuple(exprs),
+            key="stable",
+        )
         solution, *_ = _SOLVERS[branch](sub, case_poly, y, y0, t, (*_names(y), k))
         d2, d1, d0 = _coefficients(case_poly)
         stable = stable_form(d2, d0, y0, t, k).xreplace(dict(zip((ALPHA, BETA), rate_split(d1, k), strict=True)))
-        for rate in rates:
-            value = sp.solve(rate, k)[0]
+        plain = sp.Symbol("k")
+        for value in sp.solve(plain**2 - sp.factor(d1**2 - 4 * d2 * d0), plain):
             sub.add(
                 sp.Eq(sp.Function("y")(t), solution),
-                f"the stable form with k = {sp.sstr(value)} is this branch's solution",
+                f"the stable form with k = {sp.sstr(value)} (k^2 = Delta) is this branch's solution",
                 residual=(stable - solution).xreplace({k: value}),
                 key="stable",
             )
-        found.append((branch, sub))
+        found.append((branch, sub, solution))
     return tuple(found)
 
 
 def _case_split(derivation: Derivation, poly: sp.Poly, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol) -> dict:
     """The degenerate branches of a generic quadratic: each condition (the leading coefficient, then the
-    discriminant, then the start) is derived from the model's coefficients, and the branch it selects is the
-    abstract case (``_abstract_cases``) with those coefficients, recorded with its steps."""
-    c2, c1, c0 = _coefficients(poly)
-    conditions = (
-        sp.Eq(c2, 0),
-        sp.And(sp.Eq(c2, 0), sp.Eq(c1, 0)),
-        sp.Eq(sp.factor(poly.discriminant()), 0),
-        sp.Eq(sp.factor(c2 * y0**2 + c1 * y0 + c0), 0),
-    )
+    discriminant, then the start; ``_degenerate_conditions``) is derived from the model's coefficients and recorded
+    as a checked step (the branch's property of the equation under it), followed by the abstract case's steps
+    (``_abstract_cases``) and the check that its solution, with the equation's coefficients, solves the equation
+    under the condition."""
     found = {}
-    for condition, (branch, sub) in zip(conditions, _abstract_cases(), strict=True):
+    conditions = _degenerate_conditions(poly, y0)
+    for (branch, exprs), (abstract_branch, sub, solution) in zip(conditions, _abstract_cases(), strict=True):
+        condition = _condition(exprs)
         if condition is sp.false:
             continue
-        derivation.add(
-            condition,
-            f"degenerate case: the {branch} branch, the abstract case below with the equation's own coefficients",
-            residual=sp.S.Zero,
-            key="case",
-        )
+        if branch != abstract_branch:
+            raise RuntimeError(f"the condition {condition} selects {branch}, its abstract case {abstract_branch}")
+        derivation.steps.append(_condition_step(poly, y0, branch, exprs))
         for step in sub.steps:
             derivation.steps.append(replace(step, justification=f"{sub.title}: {step.justification}", key="case"))
+        derivation.steps.extend(_instance_steps(poly, y0, t, branch, exprs, solution))
         found[condition] = branch
     return found
 

@@ -22,7 +22,7 @@ from sympy.integrals.rationaltools import ratint
 from sympy.polys.partfrac import apart_undetermined_coeffs
 
 from .derivation import Derivation
-from .proof import prove_zero
+from .proof import Proof, prove_zero
 
 __all__ = ["ImplicitSolution", "implicit_solution", "unsplit_factor", "unsupported"]
 
@@ -158,6 +158,30 @@ def _real_roots(rhs: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, ...]:
     return tuple(roots)
 
 
+def _log_abs(antiderivative: sp.Expr, y: sp.Symbol) -> sp.Expr:
+    """``log(f)`` of each factor ``f`` of degree 1 or 2 in ``y`` written ``log|f|``: ratint leaves ``log(f)``, which
+    is not real between the real roots of ``f``, where a motion towards one of them runs (``(1 + mu) y^2 - S`` for
+    ``S > 0``)."""
+    return antiderivative.replace(
+        lambda e: isinstance(e, sp.log) and sp.degree(e.args[0], y) in (1, 2),
+        lambda e: sp.log(sp.Abs(e.args[0])),
+    )
+
+
+def _solves_on_intervals(antiderivative: sp.Expr, y: sp.Symbol, rhs: sp.Expr, relations: tuple = ()) -> Proof:
+    """``d/dy antiderivative = 1/rhs`` on every interval where each ``|f|`` of the antiderivative has a constant sign:
+    each ``|f|`` is written ``s f`` with a new constant ``s``, ``s^2 = 1``, then differentiated (``prove_zero``
+    modulo ``relations`` and the signs' relations)."""
+    signs = {a: sp.Dummy("s", real=True) for a in antiderivative.atoms(sp.Abs) if a.has(y)}
+    on_interval = antiderivative.xreplace({a: s * a.args[0] for a, s in signs.items()})
+    return prove_zero(sp.diff(on_interval, y) - 1 / rhs, relations=(*relations, *(s**2 - 1 for s in signs.values())))
+
+
+def _back_substitution(radicals: dict[sp.Symbol, tuple[sp.Symbol, int]]) -> dict[sp.Symbol, sp.Expr]:
+    """Each new symbol's value: the real root of its parameter (``sympy.real_root``), as the numerics substitute it."""
+    return {symbol: sp.real_root(base, q) for symbol, (base, q) in radicals.items()}
+
+
 def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag: str = "") -> ImplicitSolution:
     """Derive ``t(y)`` for the autonomous equation ``y' = rhs(y)`` (``rhs`` rational in ``y``, free of ``t``); every
     step is recorded under the key ``"separable"`` and carries ``tag``.
@@ -180,13 +204,16 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
         key="separable",
         residual=sp.S.Zero,
     )
+    powers = tuple(c**q - base for c, (base, q) in radicals.items())
     for symbol, (base, q) in radicals.items():
         derivation.add(
             sp.Eq(base, symbol**q),
-            f"write {base} as the power {q} of its real root, so that the factors of the right-hand side split",
+            f"write {base} as the power {q} of its real root, so that the factors of the right-hand side split "
+            "(checked: the new right-hand side is the old one where every such power holds)",
             tag,
             key="separable",
-            residual=sp.S.Zero,
+            residual=split - rhs,
+            relations=powers,
         )
     partial = _partial_fractions(1 / split, y)
     derivation.add(
@@ -196,20 +223,41 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
         key="separable",
         residual=1 / split - partial,
     )
-    terms = [ratint(term, y, real=True) for term in sp.Add.make_args(partial)]
-    antiderivative = sp.Add(*terms).replace(
-        # log|q| also for a quadratic q: ratint leaves log(q), which is not real between q's real roots, where a
-        # motion towards one of them runs ((1 + mu) y^2 - S for S > 0)
-        lambda e: isinstance(e, sp.log) and sp.degree(e.args[0], y) in (1, 2),
-        lambda e: sp.log(sp.Abs(e.args[0])),
-    )
+    integral = sp.Add(*(ratint(term, y, real=True) for term in sp.Add.make_args(partial)))
+    y_0 = sp.Symbol(f"{y}_0")
     derivation.add(
-        sp.Eq(t, antiderivative - antiderivative.subs(y, sp.Symbol(f"{y}_0"))),
-        "integrate term by term over the reals (ratint, real=True); log|.| of linear and quadratic factors; checked by "
-        "differentiating the antiderivative",
+        sp.Eq(t, integral - integral.subs(y, y_0)),
+        "integrate term by term over the reals (ratint, real=True); checked by differentiating the antiderivative",
         tag,
         key="separable",
-        verifier=lambda: prove_zero(sp.diff(sp.Add(*terms), y) - 1 / split),
+        verifier=lambda: prove_zero(sp.diff(integral, y) - 1 / split),
+    )
+    antiderivative = _log_abs(integral, y)
+    derivation.add(
+        sp.Eq(t, antiderivative - antiderivative.subs(y, y_0)),
+        "log|.| of linear and quadratic factors (real between the real roots, where a motion runs): on each such "
+        "interval a factor f keeps its sign s, |f| = s f with s^2 = 1; checked by differentiating the rewritten "
+        "antiderivative there",
+        tag,
+        key="separable",
+        verifier=lambda: _solves_on_intervals(antiderivative, y, split),
+    )
+    back = _back_substitution(radicals)
+    for symbol, (base, q) in radicals.items():
+        derivation.add(
+            sp.Eq(symbol, back[symbol]),
+            f"back-substitution: {symbol} is the real root of {base} (sympy.real_root), so {symbol}^{q} = {base}",
+            tag,
+            key="separable",
+            verifier=lambda symbol=symbol, base=base, q=q: prove_zero(back[symbol] ** q - base),
+        )
+    derivation.add(
+        sp.Eq(t, antiderivative - antiderivative.subs(y, y_0)),
+        f"check: the returned t({y}) solves the equation's own right-hand side, {y}' = {sp.sstr(rhs)} (differentiated "
+        "on each interval" + (", modulo " + ", ".join(f"{sp.sstr(r)} = 0" for r in powers) if powers else "") + ")",
+        tag,
+        key="separable",
+        verifier=lambda: _solves_on_intervals(antiderivative, y, rhs, powers),
     )
     fixed = _real_roots(split, y)
     derivation.add(
@@ -218,9 +266,8 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
         "consecutive real ones",
         tag,
         key="separable",
-        verifier=lambda: prove_zero(sp.Add(*(split.subs(y, r) ** 2 for r in fixed))),
+        verifier=lambda: prove_zero(sp.Add(*(rhs.subs(y, r) ** 2 for r in fixed)), relations=powers),
     )
-    back = {symbol: sp.real_root(base, q) for symbol, (base, q) in radicals.items()}
     # the partial fractions divide by parameter factors (e.g. S through its cube root): assumed non-zero
     divisors = {f for term in sp.Add.make_args(partial) for f in sp.Mul.make_args(sp.fraction(term)[1])}
     parameters = {f.base if isinstance(f, sp.Pow) else f for f in divisors if f.free_symbols and not f.has(y)}

@@ -133,7 +133,10 @@ PAPER.claim(
     "Attention: the critical point learning components 1..k has loss ℓ_k = ½[tr Σ − Σ_j Nλ_j²/(tr Σ + (N+1)λ_j)], "
     "with γ_j = 1/(tr Σ + (N+1)λ_j)",
     where="§4 (linear transformer)",
-    assume=("Σ = diag(λ), Γ diagonal", "Wishart moments of C = Σₙ xₙxₙᵀ"),
+    assume=(
+        "Σ = diag(λ), Γ diagonal",
+        "xₙ, x_q ~ N(0, Σ), w ~ N(0, I) independent, y = wᵀx: L(Γ) derived from them (SymPy), at D = 3",
+    ),
     check=check("_attention_levels_exact"),
 )
 PAPER.claim(

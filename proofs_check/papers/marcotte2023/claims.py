@@ -11,7 +11,14 @@ from derivations import models
 from proofs_check.checkers import deferred
 from proofs_check.claims import Outcome
 from proofs_check.paper import Paper
-from proofs_check.papers.marcotte2023.checks import DEGREE, LINEAR_CASES, WIDTH, completeness, linear_count
+from proofs_check.papers.marcotte2023.checks import (
+    DEGREE,
+    LINEAR_CASES,
+    NON_POLYNOMIAL_WHERE,
+    WIDTH,
+    completeness,
+    linear_count,
+)
 
 PAPER = Paper(
     "marcotte2023",
@@ -30,10 +37,16 @@ def _completeness(name: str) -> Callable[[], Outcome]:
 
 # a regularized loss is not l(phi(theta)): laws for every loss do not apply to it (skipped_models says so)
 for _name in (n for n in models.BUILTIN if models.get(n).regularizer is None):
+    _plus = (
+        f", with the non-polynomial law(s) {NON_POLYNOMIAL_WHERE[_name].split(',')[0]} (proved conserved and "
+        "independent)"
+        if _name in NON_POLYNOMIAL_WHERE
+        else ""
+    )
     PAPER.claim(
         f"completeness.{_name}",
         f"The conservation laws of {_name} are complete at width p = {WIDTH}: the independent polynomial laws of "
-        f"degree ≤ {DEGREE} for every loss are as many as D − dim Lie(W)(θ)",
+        f"degree ≤ {DEGREE} for every loss{_plus} are as many as D − dim Lie(W)(θ)",
         where=WHERE,
         assume=(f"width p = {WIDTH}", "laws for every loss ℓ(φ(θ)); fields P∇φⱼ with P the learning rates"),
         check=deferred(partial(_completeness, _name)),

@@ -253,10 +253,25 @@ PAPER.claim(
     assume=APP_H,
     corrected=sp.Eq(gamma_0, 1),
 )
-gdot0 = PAPER.symbol("gamma_dot(0)", r"\dot\gamma(0)", (-(Sigma0 + S0) + 2 * S + (Sigma0 - S0)) / Z)
+
+
+def _derived_rates() -> tuple[sp.Expr, sp.Expr]:
+    from proofs_check.papers.nam2025.claims_appH import derived_clock_rates
+
+    return derived_clock_rates(SCALAR)
+
+
+# γ̇(0), γ̈(0): derived (the closed form's checked initial rate; the derived clock equation differentiated along the
+# flow), compared with the paper's eqs 86–87 at γ(0) = 1 and Remark 4's γ̈ = −(Σ0 + 𝒮0)/Z (2γ − γ₊ − γ₋) γ̇
+gdot0 = PAPER.symbol("gamma_dot(0)", r"\dot\gamma(0)", lambda: _derived_rates()[0])
+gdot0_printed = PAPER.symbol(
+    "gamma_dot(0)^printed",
+    r"\dot\gamma(0)\big|_{(86\text{--}87)}",
+    (-(Sigma0 + S0) * 1**2 + 2 * S * 1 + (Sigma0 - S0)) / Z,
+)
 PAPER.claim(
     "appH.monotone",
-    sp.And(sp.Eq(gdot0, 2 * (S - S0) / Z), sp.Equivalent(gp > 1, S > S0)),
+    sp.And(sp.Eq(gdot0, gdot0_printed), sp.Eq(gdot0, 2 * (S - S0) / Z), sp.Equivalent(gp > 1, S > S0)),
     where="App. H, Theorem 3",
     eq="74",
     assume=(*APP_H, "γ never crosses a root (uniqueness), so γ̇ keeps the sign of γ̇(0)"),
@@ -275,10 +290,15 @@ PAPER.claim(
     assume=(*APP_H, "Δ0 is undefined in the paper; read as D0 the printed centre is refuted"),
     corrected=sp.Eq((gp + gm) / 2, S / (S0 + Sigma0)),
 )
-gddot0 = PAPER.symbol("gamma_ddot(0)", r"\ddot\gamma(0)", -(Sigma0 + S0) / Z * (2 - gp - gm) * gdot0)
+gddot0 = PAPER.symbol("gamma_ddot(0)", r"\ddot\gamma(0)", lambda: _derived_rates()[1])
+gddot0_printed = PAPER.symbol(
+    "gamma_ddot(0)^printed",
+    r"\ddot\gamma(0)\big|_{\text{Remark 4}}",
+    -(Sigma0 + S0) / Z * (2 * 1 - gp - gm) * gdot0_printed,
+)
 PAPER.claim(
     "remark4.concavity",
-    sp.Implies(S > S0, sp.Equivalent(gddot0 <= 0, Sigma0 + S0 >= S)),
+    sp.And(sp.Eq(gddot0, gddot0_printed), sp.Implies(S > S0, sp.Equivalent(gddot0 <= 0, Sigma0 + S0 >= S))),
     where="App. H, Remark 4",
     assume=(*APP_H, "γ̈ changes sign at most once (at the centre), so the sign of γ̈(0) decides concavity on t ≥ 0"),
 )
@@ -380,14 +400,38 @@ PAPER.claim(
     where="App. H",
     check=_saddle,
 )
-gdot0_fixed = PAPER.symbol(
-    "gamma_dot_fixed", r"\dot\gamma(0)\big|_{S = \mathcal{S}_0}", lambda: PAPER.definition("gamma_dot(0)").subs(S, S0)
-)
+
+
+def _fixed_point() -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """At S = 𝒮0, from the derivation: the derived γ̇(0); the engine's solution of the derived clock equation
+    (with S set to the derivation's own sums for 𝒮0); the engine's recorded fixed-point condition (a checked step:
+    the clock equation vanishes at γ(0) = 1 under it), in the paper's notation."""
+    from derivations.riccati import riccati_solution
+    from proofs_check.papers.nam2025.claims_appH import derived_sums, paper_notation
+
+    cf = SCALAR.closed_form
+    ((gamma, clock),) = cf.riccati.items()
+    at_fixed = riccati_solution(clock.rhs.xreplace({S: paper_notation(SCALAR, cf)[S0]}), gamma, clock.y0, cf.t)
+    (condition,) = (c for c, branch in clock.cases.items() if branch == "fixed-point")
+    rate = _derived_rates()[0]
+    return (
+        rate.xreplace({S: S0}),
+        at_fixed.solution.xreplace({cf.t: t}),
+        condition.lhs.xreplace(derived_sums(SCALAR, cf)),
+    )
+
+
+gdot0_fixed = PAPER.symbol("gamma_dot_fixed", r"\dot\gamma(0)\big|_{S = \mathcal{S}_0}", lambda: _fixed_point()[0])
+gamma_fixed = PAPER.symbol("gamma_fixed(t)", r"\gamma(t)\big|_{S = \mathcal{S}_0}", lambda: _fixed_point()[1])
+q_fixed = PAPER.symbol("q_fixed", r"q(\gamma(0))", lambda: _fixed_point()[2])
 PAPER.claim(
     "appH.degenerate.fixed_point",
-    sp.Eq(gdot0_fixed, 0),
+    sp.Eq(sp.Matrix([gdot0_fixed, gamma_fixed, q_fixed]), sp.Matrix([0, 1, 2 * (S - S0) / Z]), evaluate=False),
     where="App. H",
-    assume=("S = 𝒮0: γ ≡ 1 is a fixed point",),
+    assume=(
+        "S = 𝒮0: γ ≡ 1 is a fixed point",
+        "derived: γ̇(0) at S = 𝒮0, the Riccati engine's γ(t) there, and its fixed-point condition q(γ(0)) = 0",
+    ),
 )
 
 

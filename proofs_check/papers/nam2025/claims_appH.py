@@ -26,7 +26,7 @@ from derivations.proof import prove_zero
 from proofs_check.claims import Outcome
 from proofs_check.papers.nam2025.hyperbolic import SYMBOLS as H
 
-__all__ = ["appendix_h_checks", "derived_sums", "paper_notation"]
+__all__ = ["appendix_h_checks", "derived_clock_rates", "derived_sums", "paper_notation"]
 
 
 def _express(summand: sp.Expr, sums: Mapping[sp.Symbol, sp.Expr], variables: tuple[sp.Symbol, ...]) -> sp.Expr:
@@ -61,13 +61,43 @@ def paper_notation(model: Model, cf: ClosedForm) -> dict[sp.Symbol, sp.Expr]:
 
 
 def derived_sums(model: Model, cf: ClosedForm) -> dict[sp.Symbol, sp.Expr]:
-    r"""The derivation's sums in the paper's :math:`\Sigma_0`, :math:`\mathcal S_0` (the inverse of
-    ``paper_notation``'s linear identification)."""
-    notation = paper_notation(model, cf)
-    equations = [sp.Eq(H.Sigma0, notation[H.Sigma0]), sp.Eq(H.S0, notation[H.S0])]
-    used = sorted(set().union(*(notation[k].free_symbols for k in (H.Sigma0, H.S0))) & set(cf.sums), key=str)
-    (solution,) = sp.solve(equations, used, dict=True)
-    return solution
+    r"""Each of the derivation's sums in the paper's :math:`\Sigma_0`, :math:`\mathcal S_0`, matched summand by
+    summand (so for every width): the sum's summand as a combination of :math:`(a_0^2 + b_0^2)/(2Z)` and
+    :math:`a_0b_0/Z` (coefficient matching in the initial values, ``sympy.solve``); a sum that is no such
+    combination is left out."""
+    a0, b0 = cf.init["a"], cf.init["b"]
+    Z = model.symbol("Z")
+    weights = sp.symbols("w_Sigma w_S")
+    basis = ((a0**2 + b0**2) / (2 * Z), a0 * b0 / Z)
+    found = {}
+    for symbol, summand in cf.sums.items():
+        residual = sp.expand(summand - sum(w * e for w, e in zip(weights, basis, strict=True)))
+        solution = sp.solve(sp.Poly(residual, a0, b0).coeffs(), weights, dict=True)
+        if solution and set(solution[0]) == set(weights):
+            found[symbol] = solution[0][weights[0]] * H.Sigma0 + solution[0][weights[1]] * H.S0
+    return found
+
+
+def derived_clock_rates(model: Model) -> tuple[sp.Expr, sp.Expr]:
+    r""":math:`\dot\gamma(0)` and :math:`\ddot\gamma(0)` of ``model``'s derived clock, in the paper's
+    :math:`\Sigma_0`, :math:`\mathcal S_0` (``derived_sums``): the closed form's initial rate (checked in its
+    derivation against the clock equation at t = 0) and the derivative of the clock equation along the flow,
+    :math:`\tfrac{d}{dt}q(\gamma) = q'(\gamma)\dot\gamma`, at the start (``sympy.diff`` of the derived
+    right-hand side). Nothing of the paper's eqs 86–87 enters.
+
+    Arguments:
+        model: a model solved by one Riccati clock whose sums ``derived_sums`` expresses (``two_layer_scalar`` or
+            a variant of it).
+
+    Returns:
+        ``(rate, acceleration)`` at t = 0.
+    """
+    cf = model.closed_form
+    ((clock, solution),) = cf.riccati.items()
+    notation = derived_sums(model, cf)
+    rate = cf.initial_rates[clock]
+    acceleration = sp.diff(solution.rhs, clock).xreplace({clock: solution.y0}) * rate
+    return sp.factor(rate.xreplace(notation)), sp.factor(acceleration.xreplace(notation))
 
 
 def _printed(model: Model) -> dict[str, tuple[sp.Basic, str]]:

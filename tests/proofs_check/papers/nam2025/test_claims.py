@@ -115,3 +115,37 @@ def test_an_erratum_whose_printed_form_is_true_is_an_error():
     wrong = nam.PAPER.variant("appH.gamma0", sp.Eq(nam.gamma_0, 1), corrected=sp.Eq(nam.gamma_0, 1))
     outcome = run_check(wrong)
     assert outcome.status is Status.ERROR and "nam2025.appH.gamma0~variant" in outcome.detail
+
+
+# --- issue 23: the initial rates are derived, and a model whose derived rates differ refutes the claims ----------
+
+RATE_CLAIMS = ("appH.monotone", "remark4.concavity", "appH.degenerate.fixed_point")
+
+
+def test_the_initial_rates_are_the_derivation_s():
+    """γ̇(0) is the closed form's initial rate (a checked step of its derivation), γ̈(0) the derived clock equation
+    differentiated along the flow; neither is the printed formula it is compared with."""
+    from proofs_check.papers.nam2025.claims_appH import derived_sums
+
+    cf = nam.SCALAR.closed_form
+    ((gamma, clock),) = cf.riccati.items()
+    rate = cf.initial_rates[gamma]
+    assert any(s.relation.rhs == rate for s in cf.derivation.by_key("returned")), "the rate is a checked step"
+    notation = derived_sums(nam.SCALAR, cf)
+    assert sp.simplify(nam.PAPER.definition("gamma_dot(0)") - rate.xreplace(notation)) == 0
+    acceleration = (sp.diff(clock.rhs, gamma) * clock.rhs).xreplace({gamma: 1}).xreplace(notation)
+    assert sp.simplify(nam.PAPER.definition("gamma_ddot(0)") - acceleration) == 0
+    assert not nam.PAPER.definition("gamma_dot(0)").has(nam.gdot0_printed)
+
+
+@pytest.mark.parametrize("claim_id", RATE_CLAIMS)
+def test_a_model_with_other_derived_rates_refutes_the_rate_claims(claim_id, monkeypatch):
+    """With E x² = 3 the derived flow runs three times faster: its derived γ̇(0), γ̈(0) and fixed-point condition
+    differ from the printed formulas, and each claim is refuted (it compares the printed with the derived)."""
+    import dataclasses
+
+    assert run_check(nam.PAPER[claim_id]).status is Status.PROVED
+    faster = dataclasses.replace(nam.SCALAR, moment=lambda s, i, j: sp.Integer(3))
+    monkeypatch.setattr(nam, "SCALAR", faster)
+    monkeypatch.setattr(nam.PAPER, "_resolved", {})
+    assert run_check(nam.PAPER[claim_id]).status is Status.REFUTED
