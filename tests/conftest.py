@@ -10,7 +10,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / ".hypothesis"))
@@ -25,6 +25,14 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", deadline=None, print_blob=True, max_examples=25)
+# the mutation test (tests/test_mutation.py) runs the covering tests of each mutant under this profile: ``ci`` without
+# shrinking, since a failing example kills the mutant as it is, and shrinking one whose reference is a slow
+# high-precision integration can take minutes
+settings.register_profile(
+    "mutation",
+    parent=settings.get_profile("ci"),
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 # When a hypothesis test fails, hypothesis' pytest plugin imports libcst to suggest a patch; some libcst

@@ -116,6 +116,27 @@ def test_implicit_solution_of_a_separable_equation() -> None:
     assert not zero(sp.diff(dropped, y) - 1 / G)
 
 
+def test_implicit_solution_with_a_quadratic_factor_that_has_real_roots() -> None:
+    """y' = y (S - y^2): the quadratic factor's real roots ±sqrt(S) are fixed points, and t(y) is real on every
+    interval between fixed points, also beyond sqrt(S) where S - y^2 < 0 (log|S - y^2|, not log(S - y^2)): at
+    S = 1, t from y0 to y against mpmath.quad of 1/G on (0.2, 0.7) and on (3, 1.5)."""
+    import mpmath
+
+    S = sp.Symbol("S", positive=True)
+    G = y * (S - y**2)
+    solution = implicit_solution(G, y, sp.Symbol("y_0"), t)
+    assert set(solution.fixed_points) == {0, sp.sqrt(S), -sp.sqrt(S)}
+    assert all(x.proof.holds and x.proof.exact for x in solution.derivation.check())
+    F = sp.lambdify(y, solution.antiderivative.subs(S, 1), "mpmath")
+    with mpmath.workdps(30):
+        for start, end in (("0.2", "0.7"), ("3", "1.5")):
+            start, end = mpmath.mpf(start), mpmath.mpf(end)
+            elapsed = F(end) - F(start)
+            assert isinstance(elapsed, mpmath.mpf), elapsed  # real, not complex
+            expected = mpmath.quad(lambda v: 1 / (v * (1 - v**2)), [start, end])
+            assert abs(elapsed - expected) <= mpmath.mpf(10) ** -25 * abs(expected)
+
+
 def test_every_registered_model_is_solved_or_says_why() -> None:
     expected_unsolved = {"power_activation": "one clock per unit"}
     for name in models.names():

@@ -93,6 +93,25 @@ def test_mpf_inputs_keep_their_digits() -> None:
 
 
 @pytest.mark.usefixtures("heyoka")
+def test_mpf_inputs_keep_their_digits_in_long_double() -> None:
+    """At 18 digits (long double) a start of 40 digits (1/3, 1/7) is rounded to long double, not to float64: the
+    state at t = 0 is the start to long double's rounding (1.1e-19 relative; float64's is 100 times coarser), and
+    at later times the error against the 40-digit closed form stays at long double's level."""
+    with mpmath.workdps(40):
+        a0, b0 = [mpmath.mpf(1) / 3], [mpmath.mpf(1) / 7]
+    params = {"S": 2.0, "Z": 1.0}
+    exact = trajectory("two_layer_scalar", T, params, {"a": a0, "b": b0}, dps=40)
+    result = trajectory("two_layer_scalar", T, params, {"a": a0, "b": b0}, method="taylor", dps=18)
+    rounded = trajectory("two_layer_scalar", T, params, {"a": [1 / 3], "b": [1 / 7]}, method="taylor", dps=18)
+    with mpmath.workdps(40):
+        for name in ("a", "b"):
+            start = abs(result[name][0, 0] - exact[name][0, 0]) / abs(exact[name][0, 0])
+            assert start <= 1.1e-19 and abs(rounded[name][0, 0] - exact[name][0, 0]) >= 1e-18, (name, start)
+            error = max(abs(x - y) / abs(y) for x, y in zip(result[name].ravel(), exact[name].ravel(), strict=True))
+            assert error <= 1e-17, (name, error)
+
+
+@pytest.mark.usefixtures("heyoka")
 def test_unit_parameters_and_a_zero_start(spec) -> None:
     """linear_model from 0 (a valid start, issue 17) with per-unit S, lam, against eq 10 at 60 digits."""
     S, lam = np.array([1.0, -2.0, 0.5]), np.array([1.0, 0.5, 3.0])
