@@ -333,3 +333,36 @@ def test_summary_and_json() -> None:
     assert data["summary"]["total"] == 6 and data["versions"] == {"sympy": "1.14"}
     with pytest.raises(ValueError, match="clash"):
         to_json(RECORDS, extra={"summary": {}})
+
+
+def test_erratum_whose_corrected_form_is_false_is_an_error() -> None:
+    paper = toy_paper()
+    wrong_fix = paper.claim("bad_fix", sp.Eq(x * (x + 1), x**2), where="§5", corrected=sp.Eq(x * (x + 1), x**2 + 2 * x))
+    outcome = run_check(wrong_fix)
+    assert outcome.status is Status.ERROR
+    assert "corrected form not verified" in outcome.detail
+
+
+def test_all_of_fails_with_its_first_failing_part() -> None:
+    from proofs_check.checkers import all_of
+
+    proved = lambda: Outcome.proved("p", "")  # noqa: E731
+    refuted = lambda: Outcome.refuted("r", {"x": "1"}, "a false part")  # noqa: E731
+    errored = lambda: Outcome.error("no verdict")  # noqa: E731
+    assert all_of(proved, proved)().status is Status.PROVED
+    assert all_of(proved, refuted)().status is Status.REFUTED
+    assert all_of(refuted, proved)().detail == "a false part"
+    assert all_of(proved, errored)().status is Status.ERROR
+
+
+def test_derivation_steps_refutes_a_step_that_does_not_hold() -> None:
+    from derivations.derivation import Derivation
+    from proofs_check.checkers import derivation_steps
+
+    good, bad = Derivation("toy"), Derivation("toy")
+    good.add(sp.Eq(x * (x + 1), x**2 + x), "expand", tag="expand")
+    bad.add(sp.Eq(x * (x + 1), x**2 + 2 * x), "a wrong expansion", tag="expand")
+    assert derivation_steps(good, ["expand"])().status is Status.PROVED
+    outcome = derivation_steps(bad, ["expand"])()
+    assert outcome.status is Status.REFUTED and "a wrong expansion" in outcome.detail
+    assert derivation_steps(good, ["other"])().status is Status.ERROR
