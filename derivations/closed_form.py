@@ -69,9 +69,11 @@ class ClosedForm:
     eigenvalue); the closed form holds where none vanishes. ``along`` gives each sum through which the units couple
     along the clock (e.g. theta = theta[+1] gamma + theta[-1] / gamma), so that quantities need no
     sum over the units. ``initial_rates`` gives each clock's rate at the start from the initial values themselves
-    (no cancellation between the clock equation's coefficients). ``derivation`` records how the closed form was
-    obtained, every step checked; ``reduction`` and ``method`` name the catalogue's reduction and scalar method
-    that gave it (``derivations.catalogue``; ``method`` is empty when the reduction solved the flow itself).
+    (no cancellation between the clock equation's coefficients); each is a checked step of ``derivation`` (key
+    ``"returned"``: the clock equation at the start and t = 0, with the sums' linear relations). ``derivation``
+    records how the closed form was obtained, every step checked; ``reduction`` and ``method`` name the catalogue's
+    reduction and scalar method that gave it (``derivations.catalogue``; ``method`` is empty when the reduction
+    solved the flow itself).
     """
 
     model: str
