@@ -285,5 +285,17 @@ def _stop_factors(polys: tuple[sp.Expr, ...], y: sp.Symbol) -> tuple[sp.Expr, ..
             if all(sp.expand(factor - f) != 0 and sp.expand(factor + f) != 0 for f in factors):
                 factors.append(factor)
     return tuple(
-        sp.Add(*(sp.factor(c) * y**k for k, c in enumerate(reversed(sp.Poly(f, y).all_coeffs())))) for f in factors
+        sp.Add(*(_factored(c) * y**k for k, c in enumerate(reversed(sp.Poly(f, y).all_coeffs())))) for f in factors
     )
+
+
+_FACTOR_TERMS = 16
+"""Coefficients of more terms are kept as they are: factoring a large multivariate coefficient (Wang's algorithm)
+can run for minutes on some hash seeds (seen on the depth-4 chain), and factoring only helps the numerics' rounding."""
+
+
+def _factored(coefficient: sp.Expr) -> sp.Expr:
+    """``coefficient`` factored if it has at most ``_FACTOR_TERMS`` terms when expanded, else unchanged."""
+    if len(sp.Add.make_args(sp.expand(coefficient))) > _FACTOR_TERMS:
+        return coefficient
+    return sp.factor(coefficient)
