@@ -74,8 +74,8 @@ def trajectory(
     Bad arguments are a ``TypeError`` or ``ValueError`` naming them (complex values are refused). A failure
     inside the package while deriving, solving or compiling a valid model is a ``ValueError`` quoting the model
     and the underlying error; ``method="closed_form"`` on a model without one quotes ``Unsolved``. In float64 a
-    state that is not finite although the inputs are, or a quantity that is NaN, is an ``OverflowError``; a
-    quantity beyond the float64 range (e.g. the loss of weights near 1e150) is ±inf.
+    result that is not finite although the inputs are, a state or a quantity (e.g. the loss of weights near
+    1e150, about 1e600), is an ``OverflowError`` naming it, for every method.
 
     ``refine`` (float64 closed form only): re-evaluate at rising precision the units that settle to a value whose
     float64 sum cancels beyond its conditioning (a unit driven to a small value by a conservation law loses up to
@@ -148,27 +148,30 @@ def _building(name: str, what: str, build: Callable[[], T], sympy_only: bool = F
 
 
 def _check_finite(model: ModelSpec, method: str, result: Mapping[str, np.ndarray]) -> None:
-    """``OverflowError`` naming the outputs of a float64 run from finite inputs that are not finite: a state
-    that is not finite, or a quantity that is NaN (a quantity beyond the float64 range is ±inf, e.g. the loss of
-    weights near 1e150)."""
+    """``OverflowError`` naming the outputs of a float64 run from finite inputs that are not finite, states and
+    quantities alike (the one check, for every method): a state beyond the float64 range, or a quantity such as
+    the loss of weights near 1e150, whose true value (about 1e600) float64 cannot hold. Quantities that float64
+    can hold are computed so as to stay finite (``numerics.evaluate.quantities`` rescales the scale-invariant
+    ones), so a non-finite one is never a rounding artefact."""
     states = set(model.state_names)
-    bad = [name for name, values in result.items() if not _valid(values, finite=name in states)]
+    bad = [name for name, values in result.items() if not _valid(values)]
     if bad:
+        named = {"states": [n for n in bad if n in states], "quantities": [n for n in bad if n not in states]}
+        kinds = " and ".join(kind for kind, names in named.items() if names)
         raise OverflowError(
-            f"the float64 {method} of {model.name!r} is not finite in {bad} although init and params are: the "
-            "values (or intermediate ones) are beyond the float64 range for these inputs; use dps (mpmath) for "
-            "the closed form, or rescale the problem"
+            f"the float64 {method} of {model.name!r} is not finite in {bad} ({kinds}) although init and params are: "
+            "the values (or intermediate ones) are beyond the float64 range for these inputs; use dps (mpmath), "
+            "ask only for the quantities float64 holds (quantities=...), or rescale the problem"
         )
 
 
-def _valid(values: np.ndarray, finite: bool) -> bool:
-    """Whether every value is finite (``finite``) or not NaN: at once if their sum (a reduction without
-    temporaries) is finite, as it is only if every value is; else value by value (the sum of finite values may
-    overflow, that of infinities be NaN)."""
+def _valid(values: np.ndarray) -> bool:
+    """Whether every value is finite: at once if their sum (a reduction without temporaries) is finite, as it is
+    only if every value is; else value by value (the sum of finite values may overflow)."""
     with np.errstate(over="ignore", invalid="ignore"):
         if values.dtype != object and np.isfinite(np.sum(values)):
             return True
-    return bool(np.all(np.isfinite(values) if finite else ~np.isnan(values)))
+    return bool(np.all(np.isfinite(values)))
 
 
 def _quantity_names(model: ModelSpec, names: object) -> frozenset[str] | None:

@@ -151,8 +151,8 @@ def check_mpmath_budget(
         rate = max(flow_rate(cm, state, params, mp))
         degree = mpmath_degree(dps)
         tolerance = mpmath.ldexp(1, -(mpmath.mp.prec + 10))
-        size = max(max(_amax(state)), tolerance)
-        reach = (tolerance * mpmath.factorial(degree) / size) ** (mpmath.mpf(1) / degree)
+        # the integrator works in units of each component's own scale (numerics.error_control): a state of size 1
+        reach = (tolerance * mpmath.factorial(degree)) ** (mpmath.mpf(1) / degree)
         radius = min(1, reach / rate if rate > 0 else 1) / 2  # mpmath.odefun's step: at most 1/2
         steps = float(t_max / radius * mpmath_step_weight(dps))
     weight = mpmath_step_weight(dps)

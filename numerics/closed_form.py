@@ -95,7 +95,12 @@ class Decomposed:
                 signed.append((products.index(product), 1))
             terms[name] = tuple(signed)
         arguments = sorted(set().union(*(a.free_symbols for a in atoms)), key=str)
-        generated = Generated(sp.lambdify(arguments, atoms, modules=fp.modules, cse=True))
+        # sympy.expand multiplied out the radicands again: an eliminated state's conserved difference of squares
+        # as a product (numerics.quadrature.factored_radicands), else it cancels once the clock is small
+        from .quadrature import factored_radicands
+
+        stable = [factored_radicands(atom, list(clocks)) for atom in atoms]
+        generated = Generated(sp.lambdify(arguments, stable, modules=fp.modules, cse=True))
         compiled = tuple((index, lambdified(coefficient, fp)) for index, coefficient in products)
         powers = [_power_form(atom, clocks, t) for atom in atoms]
         usable = tuple(p for p in powers if p is not None) if all(p is not None for p in powers) else None
@@ -294,6 +299,7 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
     from derivations.separable import ImplicitSolution
 
     from . import linear_flow  # noqa: F401  (registers the evaluator of derivations.projective's clocks)
+    from .quadrature import factored_radicands
 
     solution = model.solution
     if isinstance(solution, Unsolved):
@@ -316,13 +322,15 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
             except ValueError as error:
                 return f"{solution.model}: {error}"
     general = solution.general.reason if solution.general else "not solved"
+    # an eliminated state sqrt(q(y)) with its conserved differences of squares as products (no cancellation)
+    state = {n: factored_radicands(e, list(solution.clocks)) for n, e in solution.state.items()}
     return CompiledClosedForm(
         solution.model,
         {str(s): lambdified(e, ctx) for s, e in solution.coordinates.items()},
         {str(s): lambdified(e, ctx) for s, e in solution.sums.items()},
         riccati,
         implicit,
-        {n: lambdified(e, ctx) for n, e in solution.state.items()},
+        {n: lambdified(e, ctx) for n, e in state.items()},
         tuple((str(c), lambdified(c, ctx)) for c in solution.condition),
         tuple((str(c), lambdified(c, fp)) for c in solution.nonzero),
         frozenset(str(g) for g in solution.clocks if g.is_positive),
@@ -331,7 +339,7 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
         tuple(str(q) for q in solution.along),
         tuple(str(s) for s in solution.init.values()),
         Decomposed.of(
-            {**solution.state, **{str(q): e for q, e in solution.along.items()}},
+            {**state, **{str(q): e for q, e in solution.along.items()}},
             list(solution.clocks),
             solution.t,
             {**{n: str(s) for n, s in solution.init.items()}, **{str(q): f"{q}(0)" for q in solution.along}},

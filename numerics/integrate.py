@@ -6,18 +6,27 @@ checks of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import mpmath
 import numpy as np
+from mpmath.calculus.odes import ode_taylor
 
 from .budget import BudgetError, mpmath_degree, mpmath_step_weight
 from .compiled import CompiledModel, batch_field, to_mpf
 from .dop853 import integrate_batch
+from .error_control import Scales, exponent, initial_exponents
 from .evaluate import unit_rhs
 
-__all__ = ["gradient_descent", "integrate_mpmath", "integrate_scipy"]
+__all__ = [
+    "first_time_unit",
+    "gradient_descent",
+    "integrate_mpmath",
+    "integrate_scipy",
+    "next_time_unit",
+    "odefun_scaled",
+]
 
 
 def _pack(state: Mapping[str, np.ndarray]) -> np.ndarray:
@@ -48,7 +57,8 @@ def integrate_mpmath(
     dps: int,
     max_steps: int,
 ) -> dict[str, np.ndarray]:
-    """``mpmath.odefun`` (Taylor series) at ``dps`` digits; object arrays of mpf, shape (T, batch, p).
+    """``mpmath.odefun``'s Taylor method at ``dps`` digits, each component in units of its own scale
+    (:func:`odefun_scaled`); object arrays of mpf, shape (T, batch, p).
 
     Each batch element may take at most ``max_steps`` Taylor steps counted at 30 digits (``budget``): every step
     evaluates the field ``mpmath_degree(dps)`` times, so the evaluations are counted and ``BudgetError`` is raised
@@ -63,7 +73,7 @@ def integrate_mpmath(
             env = {k: (to_mpf(v[j : j + 1]) if isinstance(v, np.ndarray) else mpmath.mpf(v)) for k, v in params.items()}
             calls = iter(range(allowed))
 
-            def rhs(_time: mpmath.mpf, y: list, env: dict = env, calls: Iterator[int] = calls) -> list:
+            def field(y: list, env: dict = env, calls: Iterator[int] = calls) -> list:
                 if next(calls, None) is None:
                     raise BudgetError(
                         f"method='mpmath' took more than max_steps = {max_steps} Taylor steps of mpmath.odefun "
@@ -75,12 +85,83 @@ def integrate_mpmath(
                 )
 
             y0 = list(to_mpf(_pack({n: state[n][j] for n in names})))
-            solution = mpmath.odefun(rhs, 0, y0)
-            for ti, time in enumerate(t):
-                values = solution(mpmath.mpf(float(time)))
+            values = odefun_scaled(field, y0, width, [mpmath.mpf(float(time)) for time in t])
+            for ti, row in enumerate(values):
                 for i, n in enumerate(names):
-                    out[n][ti, j, :] = values[i * width : (i + 1) * width]
+                    out[n][ti, j, :] = row[i * width : (i + 1) * width]
     return out
+
+
+def odefun_scaled(
+    field: Callable[[list], list], y0: list, width: int, times: list, degree: int | None = None
+) -> list[list]:
+    """The solution of ``y' = field(y)`` from ``y0`` at ``times`` (≥ 0) at the working precision: the Taylor
+    method of ``mpmath.odefun`` (its step ``mpmath.calculus.odes.ode_taylor``, with odefun's degree, tolerance
+    and working precision), on the state in units of per-component scales (``numerics.error_control``).
+
+    odefun's step radius ``(tol / |c_n|)^(1/n)`` is absolute in the state: a start of 1e-66 would take steps of 1/2
+    whatever its rate, and its digits would be lost. In scaled units (rescaled after every step) the local error of
+    component i is at most about ``tol * (|y_i| + 2^-prec M_i)``, ``M_i`` the largest |y| its unit has reached so
+    far, ``tol`` odefun's ``2^-(prec + 10)`` (``error_control.Scales``). ``width`` is the number of units
+    (component ``k`` is in unit ``k % width``); ``degree`` defaults to odefun's ``3 + int(1.5 dps)``."""
+    ctx = mpmath.mp
+    tol_prec = ctx.prec + 10
+    degree = degree or mpmath_degree(ctx.dps)
+    # odefun computes its series (after the first) and evaluates them at 40 more bits: the series' finite
+    # differences of Euler steps need about degree * tol_prec bits, which ode_taylor's (1 + degree) * prec lacks
+    # at the working precision (its last coefficient, and so the step radius, would be rounding noise)
+    workprec = ctx.prec + 40
+    exponents: list[int] = [0] * len(y0)
+    unit = [0]  # the time unit 2^unit[0] of the next step
+
+    def scaled(_x: object, u: list) -> list:
+        y = [mpmath.ldexp(v, e) for v, e in zip(u, exponents, strict=True)]
+        return [mpmath.ldexp(v, unit[0] - e) for v, e in zip(field(y), exponents, strict=True)]
+
+    def series_at(series: list, x: object) -> list:
+        return [ctx.polyval(coefficients[::-1], x) for coefficients in series]
+
+    order = sorted(range(len(times)), key=lambda i: times[i])
+    values: dict[int, list] = {i: list(y0) for i in order if times[i] == 0}
+    pending = [i for i in order if times[i] > 0]
+    with mpmath.workprec(workprec):
+        start = initial_exponents(y0, width)
+        if start is None and pending:  # a start at zero: the scales of the state one trial step reaches
+            series, end = ode_taylor(ctx, scaled, ctx.zero, y0, tol_prec, degree)
+            start = initial_exponents(series_at(series, end), width)
+        scales = Scales(start or [0] * len(y0), y0, width, tol_prec - 10, (-(2**60), 2**60))
+        exponents[:] = [int(e) for e in scales.exponents]
+        x, u = ctx.zero, [mpmath.ldexp(v, -e) for v, e in zip(y0, exponents, strict=True)]
+        # time in units of the flow's time scale too: ode_taylor's series are finite differences of Euler steps
+        # of length tol (in its time), accurate only to tol times the rate (a start of 1e10, rate 1e20: 1e-14)
+        unit[0] = first_time_unit(max((abs(v) for v in scaled(x, u)), default=ctx.zero))
+        while pending:
+            series, reach = ode_taylor(ctx, scaled, ctx.zero, u, tol_prec, degree)
+            end = x + mpmath.ldexp(reach, unit[0])
+            while pending and times[pending[0]] <= end:
+                i = pending.pop(0)
+                row = series_at(series, mpmath.ldexp(times[i] - x, -unit[0]))
+                values[i] = [mpmath.ldexp(v, e) for v, e in zip(row, exponents, strict=True)]
+            x, u = end, series_at(series, reach)
+            shifts = scales.update(u)  # after every step: the next one in units of the values reached
+            u = [mpmath.ldexp(v, -int(d)) for v, d in zip(u, shifts, strict=True)]
+            exponents[:] = [int(e) for e in scales.exponents]
+            unit[0] = next_time_unit(unit[0], reach)
+    # rounded to the working precision, as odefun returns them
+    values = {i: [+v for v in row] for i, row in values.items()}
+    return [values[i] for i in range(len(times))]
+
+
+def first_time_unit(rate: Any) -> int:
+    """The exponent of the first step's time unit: the inverse of the start's largest rate in scaled units (0
+    where it is 0 or not finite)."""
+    return -exponent(rate) if rate > 0 and mpmath.isfinite(rate) else 0
+
+
+def next_time_unit(unit: int, reach: Any) -> int:
+    """The next step's time-unit exponent after a step of ``reach`` (in the units of ``unit``): odefun's radius is
+    at most 1/2, and where it was the unit doubles; else it follows the radius (the next step about 1/2 again)."""
+    return unit + 1 if reach >= mpmath.mpf(1) / 2 else unit + exponent(reach) + 1
 
 
 def gradient_descent(

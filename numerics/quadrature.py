@@ -41,9 +41,11 @@ from .evaluate import apply
 from .implicit import check_conditioning
 
 if TYPE_CHECKING:
+    import sympy as sp
+
     from derivations.quadrature import QuadratureSolution
 
-__all__ = ["CompiledQuadrature", "compile_quadrature"]
+__all__ = ["CompiledQuadrature", "compile_quadrature", "factored_radicands"]
 
 NODES, WEIGHTS = np.polynomial.legendre.leggauss(20)
 FIRST_PANELS = 32
@@ -92,10 +94,11 @@ def compile_quadrature(solution: QuadratureSolution, ctx: Arithmetic) -> Compile
     branch = tuple(
         any(sp.expand(f - r) == 0 or sp.expand(f + r) == 0 for r in solution.radicands) for f in solution.stops
     )
+    rhs = factored_radicands(solution.rhs, y)
     return CompiledQuadrature(
         str(y),
-        lambdified(solution.rhs, ctx),
-        lambdified(sp.diff(solution.rhs, y), ctx),
+        lambdified(rhs, ctx),
+        lambdified(sp.diff(rhs, y), ctx),
         lambdified(sp.sympify(solution.y0), ctx),
         stops,
         branch,
@@ -103,6 +106,31 @@ def compile_quadrature(solution: QuadratureSolution, ctx: Arithmetic) -> Compile
         tuple(lambdified(r, ctx) for r in solution.radicands),
         None if ctx.machine else compile_quadrature(solution, fp),
     )
+
+
+def factored_radicands(expr: sp.Expr, variables: sp.Symbol | list[sp.Symbol]) -> sp.Expr:
+    """``expr`` with each square root of a polynomial in ``variables`` (the clocks; ``y`` of a quadrature) written
+    with its coefficients factored, e.g.
+    ``sqrt(a1**2 - a1_0**2 + a2_0**2)`` as ``sqrt(a1**2 - (a1_0 - a2_0)*(a1_0 + a2_0))``: an eliminated state's
+    square is ``y**2`` minus a conserved difference of squares, which evaluated as written loses everything to
+    cancellation once ``y**2`` is below the rounding of the initial squares (at a balanced start the difference is
+    exactly 0, the radicand ``y**2``, and ``G`` vanished or turned NaN near the stop ``y = 0``: the float64 chain
+    with S < 0 was refused from every start)."""
+    import sympy as sp
+
+    ys = [variables] if isinstance(variables, sp.Symbol) else list(variables)
+
+    def factored(root: sp.Pow) -> sp.Expr:
+        if not root.base.free_symbols & set(ys) or not root.base.is_polynomial(*ys):
+            return root
+        poly = sp.Poly(root.base, *ys)
+        return sp.sqrt(
+            sp.Add(
+                *(sp.factor(c) * sp.Mul(*(y**k for y, k in zip(ys, powers, strict=True))) for powers, c in poly.terms())
+            )
+        )
+
+    return expr.replace(lambda e: e.is_Pow and e.exp == sp.S.Half, factored)
 
 
 def _at(f: Callable[..., object], name: str, value: Any, local: Mapping[str, Any]) -> Any:
@@ -278,7 +306,8 @@ def _values_numpy(q: CompiledQuadrature, env: Mapping[str, Any], t: np.ndarray) 
     """``y(t)`` in float64: (T, ...) broadcast with the starts."""
     shape = _shape({**env, "__y0": np.asarray(apply(q.y0, env, "numpy"), dtype=float)})
     columns = _flat(env, shape, float)
-    y0 = np.broadcast_to(np.asarray(_call(q.y0, columns), dtype=float), shape).reshape(-1)
+    # the columns are flat (one entry per start and unit): so is y0
+    y0 = np.broadcast_to(np.asarray(_call(q.y0, columns), dtype=float), (math.prod(shape),)).copy()
     times = np.asarray(t, dtype=float).reshape(-1)
     out = np.broadcast_to(y0, (len(times), len(y0))).copy()
     with np.errstate(all="ignore"):

@@ -6,6 +6,13 @@ unit's components in its own variables, the sums over units as heyoka sums, and 
 ``heyoka.par``, so that one compiled integrator serves every start and parameter value of a width. Precision by
 ``dps``: float64 without it (or up to 15 digits), the platform's long double up to its digits (18 on x86-64),
 MPFR above, at :func:`bits` of precision; the tolerance is heyoka's default, the type's machine epsilon.
+
+Error control: heyoka's is absolute for a state of norm below 1 (``eps * max(1, |y|)``), so the state is
+integrated in units of per-component scales (powers of two, heyoka parameters), moved whenever a component's
+scaled value leaves [1/4, 2]: the local error of component i is at most about ``eps * (|y_i| + eps M_i)``,
+``M_i`` the largest |y| its unit has reached so far (``numerics.error_control`` gives the convention, and the
+scale of a component that starts at 0). The starts are integrated one at a time (a rescaling stops the
+integration of its start only).
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ import mpmath
 import numpy as np
 
 from .budget import BudgetError
-from .compiled import to_mpf
+from .compiled import batch_field, to_mpf
+from .error_control import Scales, exponent, initial_exponents
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -68,9 +76,13 @@ def precision(dps: int | None) -> str:
 
 @cache
 def _system(model: Model, p: int) -> tuple[list[tuple[object, object]], tuple[tuple[str, int | None], ...]]:
-    """The width-``p`` ODE as heyoka (variable, right-hand side) pairs, states grouped by name then unit, and
-    the parameters it uses in ``heyoka.par`` order: (name, unit) for a unit parameter, (name, None) for a shared
-    one (heyoka counts the parameters from the largest index used, so unused ones get none)."""
+    """The width-``p`` ODE in scaled units as heyoka (variable, right-hand side) pairs, states grouped by name
+    then unit, and the model parameters it uses in ``heyoka.par`` order: (name, unit) for a unit parameter, (name,
+    None) for a shared one (heyoka counts the parameters from the largest index used, so unused ones get none).
+
+    Variable ``k`` is ``u_k = y_k / s_k`` (``numerics.error_control``) and the time is ``t / tau``: after the model
+    parameters come the ``n`` scales ``s_k`` and then the factors ``tau / s_k`` (powers of two, exact), and
+    ``du_k/d(t/tau) = (tau / s_k) f_k(s * u)``."""
     hy = _heyoka()
     field = model.unit_field
     states = [model.symbol(n) for n in model.state_names]
@@ -84,25 +96,26 @@ def _system(model: Model, p: int) -> tuple[list[tuple[object, object]], tuple[tu
     index = {key: hy.par[k] for k, key in enumerate(order)}
     variables = {s: hy.make_vars(*(f"{s}_{i}" for i in range(p))) for s in states}
     variables = {s: (v,) if p == 1 else tuple(v) for s, v in variables.items()}
+    components = [(s, i) for s in states for i in range(p)]
+    scale = {c: hy.par[len(order) + k] for k, c in enumerate(components)}
+    inverse = {c: hy.par[len(order) + len(components) + k] for k, c in enumerate(components)}
 
     def unit(i: int) -> dict[sp.Symbol, object]:
-        own = {s: v[i] for s, v in variables.items()} | {q: index[str(q), i] for q in unit_params}
+        own = {s: scale[s, i] * v[i] for s, v in variables.items()} | {q: index[str(q), i] for q in unit_params}
         return own | {q: index[str(q), None] for q in shared}
 
     sums = {q: hy.sum([hy.from_sympy(e, unit(i)) for i in range(p)]) for q, e in summands.items()}
-    system = [(variables[s][i], hy.from_sympy(field[s], unit(i) | sums)) for s in states for i in range(p)]
+    system = [(variables[s][i], inverse[s, i] * hy.from_sympy(field[s], unit(i) | sums)) for s, i in components]
     return system, tuple(order)
 
 
 @cache
-def _integrator(model: Model, p: int, kind: str, prec: int, batch: int) -> Any:  # a heyoka integrator (untyped)
+def _integrator(model: Model, p: int, kind: str, prec: int) -> Any:  # a heyoka integrator (untyped)
     """A compiled integrator (heyoka caches the machine code too); its state, time and parameters are reset per
-    use. ``batch`` > 1: heyoka's batch mode (SIMD lanes, float64 only)."""
+    use."""
     hy = _heyoka()
     system, order = _system(model, p)
-    n, m = len(system), len(order)
-    if batch > 1:
-        return hy.taylor_adaptive_batch(system, np.zeros((n, batch)), pars=np.zeros((m, batch)))
+    n, m = len(system), len(order) + 2 * len(system)
     if kind == "float64":
         return hy.taylor_adaptive(system, np.zeros(n), pars=np.zeros(m))
     if kind == "long double":
@@ -154,9 +167,16 @@ def integrate_taylor(
     numbers or arrays (batch, 1)) at times ``t`` (≥ 0): arrays (T, batch, p), float64 without ``dps``, ``mpf``
     objects with it (in :func:`precision`'s type).
 
-    ``BudgetError`` (a ``ValueError``) if a start needs more than ``max_steps`` steps, ``OverflowError`` if its
-    state stops being finite (beyond the type's range)."""
-    hy = _heyoka()
+    Error control (``numerics.error_control``): each component is integrated in units of its own magnitude, at
+    least ``eps`` times the largest |value| its unit has reached so far (``M_i``; a zero component keeps the
+    smallest nonzero value of its unit at the start), so the local error of component i is at most about
+    ``eps * (|y_i| + eps M_i)``, ``eps`` the type's epsilon: a start of any magnitude keeps its digits (heyoka's
+    own control, ``eps * max(1, |y|)``, is absolute below 1).
+
+    Raises:
+        BudgetError: (a ``ValueError``) if a start needs more than ``max_steps`` steps.
+        OverflowError: if its state stops being finite (beyond the type's range)."""
+    _heyoka()
     kind = precision(dps)
     prec = bits(dps) if kind == "mpfr" and dps is not None else 0
     names = model.state_names
@@ -165,14 +185,12 @@ def integrate_taylor(
     rows = np.searchsorted(grid_times, t)
     _, order = _system(model, p)
     values = np.empty((len(t), len(names), batch, p), dtype=float if kind == "float64" else object)
-    lanes = hy.recommended_simd_size() if kind == "float64" and batch > 1 else 1
-    for start in range(0, batch, lanes):
-        rows_of = np.minimum(np.arange(start, start + lanes), batch - 1)  # the last lanes repeat the last start
-        y0 = [np.concatenate([np.asarray(state[n][j]).ravel() for n in names]) for j in rows_of]
-        pars = [_parameters(params, order, j) for j in rows_of]
-        out = _propagate(model, p, kind, prec, y0, pars, grid_times, max_steps)
-        for lane, j in enumerate(rows_of[: batch - start]):
-            values[:, :, j, :] = out[lane][rows].reshape(len(t), len(names), p)
+    speeds = _speeds(model, state, params)
+    for j in range(batch):
+        y0 = list(np.concatenate([np.asarray(state[n][j]).ravel() for n in names]))
+        pars = _parameters(params, order, j)
+        out = _propagate(model, p, kind, prec, y0, speeds[:, j].ravel(), pars, grid_times, max_steps)
+        values[:, :, j, :] = out[rows].reshape(len(t), len(names), p)
     if dps is not None and kind == "float64":
         values = to_mpf(values)
     return {n: values[:, i] for i, n in enumerate(names)}
@@ -186,40 +204,149 @@ def _parameters(params: Mapping[str, Any], order: Sequence[tuple[str, int | None
     ]
 
 
+def _exponent_range(kind: str) -> tuple[int, int]:
+    """The scales' exponents the type holds with their inverses (a subnormal scale's inverse would overflow)."""
+    if kind == "mpfr":
+        return -(2**60), 2**60
+    info = np.finfo(np.float64 if kind == "float64" else np.longdouble)
+    return int(info.minexp) + 1, int(info.maxexp) - 1
+
+
+def _bits(kind: str, prec: int) -> int:
+    """The significant bits of the type."""
+    return prec if kind == "mpfr" else int(np.finfo(np.float64 if kind == "float64" else np.longdouble).nmant) + 1
+
+
+def _speeds(model: Model, state: Mapping[str, np.ndarray], params: Mapping[str, Any]) -> np.ndarray:
+    """The field at the starts in float64 (states, batch, p), for their time scales (NaN or inf where the starts
+    or the field are beyond float64: time unit 1 there)."""
+    field = batch_field(model)
+    with np.errstate(all="ignore"):
+        y = np.stack([np.asarray(state[n], dtype=float) for n in model.state_names])
+        values = [
+            np.asarray(params[k], dtype=float) if isinstance(params[k], np.ndarray) else float(params[k])
+            for k in field.param_names
+        ]
+        return field(y, values)
+
+
+def _time_unit(speed: np.ndarray, exponents: np.ndarray) -> int:
+    """The exponent of the start's time scale: the inverse of its largest rate in scaled units, |f_k| / s_k
+    (0 where that is 0 or not finite)."""
+    with np.errstate(all="ignore"):
+        rate = float(np.max(np.abs(speed) * np.ldexp(1.0, -np.clip(exponents, -1000, 1000))))
+    return int(np.clip(-exponent(rate), -1000, 1000)) if rate > 0 and np.isfinite(rate) else 0
+
+
 def _propagate(
-    model: Model, p: int, kind: str, prec: int, y0: list, pars: list, grid_times: np.ndarray, max_steps: int
-) -> list[np.ndarray]:
-    """One integrator run per start (or per SIMD batch of starts): the states on the grid, per start (T, n)."""
-    lanes = len(y0)
-    ta = _integrator(model, p, kind, prec, lanes)
-    if lanes > 1:
-        ta.set_time(0.0)
-        ta.state[:] = np.array(y0).T
-        ta.pars[:] = np.array(pars).T
-        _, states = ta.propagate_grid(np.repeat(grid_times[:, None], lanes, axis=1), max_steps=max_steps)
-        _check([outcome for outcome, *_ in ta.propagate_res], kind, max_steps)
-        return [states[:, :, lane] for lane in range(lanes)]
+    model: Model,
+    p: int,
+    kind: str,
+    prec: int,
+    y0: list,
+    speed: np.ndarray,
+    pars: list,
+    grid_times: np.ndarray,
+    max_steps: int,
+) -> np.ndarray:
+    """One start: its states on the grid (T, n), floats (float64) or ``mpf``, integrated in scaled units
+    (``numerics.error_control``): heyoka runs until a component's scaled value leaves [1/4, 2], the scales are
+    then moved (exactly, by powers of two) and the integration resumed from there. Its time is in units of the
+    start's time scale (``2^unit``, exact): the Taylor coefficients of a fast start (rate 1e20 at weights of 1e10)
+    in the time itself would overflow float64 by order 20."""
+    ta = _integrator(model, p, kind, prec)
+    start = initial_exponents(y0, p)
+    unit = 0 if start is None else _time_unit(speed, np.array(start))
+    if start is None:
+        start = _trial_exponents(ta, kind, prec, pars, len(y0), p, float(grid_times[-1]))
+    scales = Scales(start, y0, p, _bits(kind, prec), _exponent_range(kind))
     ta.time = _to_type([0.0], kind, prec)[0]
-    ta.state[:] = _to_type(y0[0], kind, prec)
-    if len(pars[0]):
-        ta.pars[:] = _to_type(pars[0], kind, prec)
-    outcome, *_, states = ta.propagate_grid(_to_type(grid_times, kind, prec), max_steps=max_steps)
-    _check([outcome], kind, max_steps)
-    if kind == "float64":
-        return [np.asarray(states, dtype=float)]
-    return [_to_mpf(states.ravel(), kind, prec).reshape(states.shape)]
+    exponents = scales.exponents
+    scaled = [mpmath.ldexp(_mpf(v), -int(e)) for v, e in zip(y0, exponents, strict=True)]
+    _load(ta, kind, prec, pars, exponents, scaled, unit)
+    grid = _to_type(np.ldexp(grid_times, -unit), kind, prec)
 
+    def within(ta: Any) -> bool:  # heyoka's step callback: False stops the integration
+        return not scales.outside(np.abs(ta.state).astype(float))
 
-def _check(outcomes: Sequence[object], kind: str, max_steps: int) -> None:
+    rows: list[np.ndarray] = []
+    done, used = 0, 0
     hy = _heyoka()
-    if all(outcome == hy.taylor_outcome.time_limit for outcome in outcomes):
-        return
-    if any(outcome == hy.taylor_outcome.step_limit for outcome in outcomes):
+    while done < len(grid):
+        if max_steps - used <= 0:
+            _check("step_limit", kind, max_steps)
+        pending = grid[done:]
+        offset = 0 if pending[0] == ta.time else 1  # the grid must begin at the integrator's time
+        segment = pending if offset == 0 else np.concatenate([np.array([ta.time], dtype=grid.dtype), pending])
+        outcome, _, _, steps, *_, states = ta.propagate_grid(segment, max_steps=max_steps - used, callback=within)
+        used += steps
+        reached = np.asarray(states)[offset:]
+        rows.append(_unscaled(reached, kind, prec, scales.exponents))
+        done += len(reached)
+        if outcome == hy.taylor_outcome.cb_stop:
+            values = _state_values(ta, kind, prec)
+            shifts = scales.update(values)
+            scaled = [mpmath.ldexp(v, -int(d)) for v, d in zip(values, shifts, strict=True)]
+            _load(ta, kind, prec, pars, scales.exponents, scaled, unit)
+        elif outcome != hy.taylor_outcome.time_limit:
+            _check(outcome, kind, max_steps)
+    return np.concatenate(rows)
+
+
+def _mpf(value: Any) -> mpmath.mpf:
+    """``value`` as an mpf without rounding (an mpf is kept; ``mpf(x)`` would round it to the working precision)."""
+    return value if isinstance(value, mpmath.mpf) else mpmath.mpf(float(value))
+
+
+def _load(
+    ta: Any, kind: str, prec: int, pars: list, exponents: np.ndarray, scaled: Sequence[Any], unit: int = 0
+) -> None:
+    """Set the integrator's state (in scaled units) and parameters: the model's, the scales ``2^e_k`` and the
+    factors ``2^(unit - e_k)`` of the scaled field (the time unit times the inverse scale)."""
+    ta.state[:] = _to_type(scaled, kind, prec)
+    powers = [mpmath.ldexp(1, int(e)) for e in exponents] + [mpmath.ldexp(1, unit - int(e)) for e in exponents]
+    ta.pars[:] = _to_type([*pars, *powers], kind, prec)
+
+
+def _trial_exponents(ta: Any, kind: str, prec: int, pars: list, n: int, width: int, horizon: float) -> list[int]:
+    """The scales of a start at zero: from the state one trial step (at scale 1, at most to ``horizon``)
+    reaches, the distance it moves; 0 (scale 1) if it stays at zero (a start at rest)."""
+    if horizon == 0:
+        return [0] * n
+    ta.time = _to_type([0.0], kind, prec)[0]
+    _load(ta, kind, prec, pars, np.zeros(n, dtype=int), [mpmath.mpf(0)] * n)
+    ta.step(max_delta_t=_to_type([horizon], kind, prec)[0])
+    reached = _state_values(ta, kind, prec)
+    exponents = initial_exponents([v if mpmath.isfinite(v) else 0 for v in reached], width)
+    return [0] * n if exponents is None else exponents
+
+
+def _state_values(ta: Any, kind: str, prec: int) -> list[mpmath.mpf]:
+    """The integrator's state as exact mpf values."""
+    state = np.array(ta.state)
+    if kind == "float64":
+        return [mpmath.mpf(float(v)) for v in state]
+    return list(_to_mpf(state, kind, prec))
+
+
+def _unscaled(states: np.ndarray, kind: str, prec: int, exponents: np.ndarray) -> np.ndarray:
+    """Grid rows (R, n) in scaled units back to the states: floats (float64) or mpf, exactly."""
+    if kind == "float64":
+        return np.ldexp(np.asarray(states, dtype=float), exponents[None, :])
+    values = _to_mpf(states.ravel(), kind, prec).reshape(states.shape)
+    return np.array(
+        [[mpmath.ldexp(v, int(e)) for v, e in zip(row, exponents, strict=True)] for row in values], dtype=object
+    ).reshape(states.shape)
+
+
+def _check(outcome: object, kind: str, max_steps: int) -> None:
+    """``BudgetError`` for heyoka's step limit (or the string ``"step_limit"``), else ``OverflowError``."""
+    hy = _heyoka()
+    if outcome == "step_limit" or outcome == hy.taylor_outcome.step_limit:
         raise BudgetError(
             f"method='taylor' ({kind}) needs more than max_steps = {max_steps} steps; pass a larger max_steps"
         )
-    stopped = sorted({str(outcome) for outcome in outcomes})
     raise OverflowError(
-        f"method='taylor' ({kind}) stopped before the last time: {stopped}: a state left the {kind} range for these "
+        f"method='taylor' ({kind}) stopped before the last time: {outcome}: a state left the {kind} range for these "
         "init and params"
     )

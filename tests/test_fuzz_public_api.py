@@ -193,7 +193,7 @@ def _normwise_error(got: np.ndarray, ref: np.ndarray) -> float:
 
 
 def _sanity(model: object, result: dict, gradient_flow: bool) -> str | None:
-    """Finite states, quantities never NaN (±inf beyond float64, documented), cosines in [-1, 1], loss >= 0 and
+    """Finite states, quantities never NaN (beyond float64: an OverflowError), cosines in [-1, 1], loss >= 0 and
     non-increasing along a gradient flow."""
     for name, values in result.items():
         if np.asarray(values).dtype == object:  # mpf: no overflow, finite at any magnitude
