@@ -264,13 +264,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "DOP853's relative tolerance loosened 10^6 times",
     ),
     Mutant(
-        "dop853-batch-norm-mean",
+        "dop853-lane-norm-loosened",
         "numerics/dop853.py",
-        "worst = float(np.max(norms))",
-        "worst = float(np.mean(norms))",
+        "h * err5 / np.sqrt((err5 + 0.01 * err3) * self.size)",
+        "h * err5 / 100 / np.sqrt((err5 + 0.01 * err3) * self.size)",
         ("tests/numerics/test_scipy_batch.py", "tests/numerics/test_closed_form_vs_scipy.py"),
         (),
-        "the batched error norm averages over the starts: a hard start hides among easy ones",
+        "each lane's error norm is 100 times too small: every start is integrated far less accurately than asked",
     ),
     Mutant(
         "dop853-atol",
