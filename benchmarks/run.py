@@ -307,7 +307,7 @@ def integrator_rows(n: int, t: np.ndarray, per_start_closed: float) -> list[Row]
         fast, fast_states = timed(lambda: states(trajectory(MODEL, t, PARAMS, init, method="taylor")))
         rows.append(
             compared(
-                f'method="taylor" float64 (heyoka, SIMD batches; {n} starts)',
+                f'method="taylor" float64 (heyoka, start by start; {n} starts)',
                 fast / n,
                 "s/start",
                 fast / n / per_start_closed,

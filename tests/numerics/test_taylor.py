@@ -51,7 +51,7 @@ def scalar_case() -> tuple[np.ndarray, np.ndarray, float]:
 
 @pytest.mark.usefixtures("heyoka")
 def test_float64_batch_against_theorem_3(spec) -> None:
-    """11 starts: SIMD batches of heyoka.recommended_simd_size() lanes, the last one padded."""
+    """11 starts in one call, each against Theorem 3 and against its own call."""
     a0, b0, S = scalar_case()
     result = trajectory("two_layer_scalar", T, {"S": S, "Z": 1.0}, {"a": a0, "b": b0}, method="taylor")
     assert result["a"].shape == (len(T), 11, 3) and result["a"].dtype == float
