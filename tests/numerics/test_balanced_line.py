@@ -13,27 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import sympy as sp
 
-from derivations import Model, Quantity
 from numerics import trajectory
+from tests.user_models import quartic_decay
 
-a, b = sp.symbols("a b", real=True)
-QUARTIC = Model(
-    name="quartic_decay_balanced_line",
-    title="f = sum_i a_i b_i x_i with quartic weight decay",
-    reference="a user's model",
-    state_names=("a", "b"),
-    unit_param_names=("S",),
-    shared_param_names=("mu",),
-    network=lambda s, x: sum(ai * bi * xi for ai, bi, xi in zip(s["a"], s["b"], x, strict=True)),
-    target=lambda s, x: sum(si * xi for si, xi in zip(s["S"], x, strict=True)),
-    moment=lambda s, i, j: sp.S.One if i == j else sp.S.Zero,
-    input_dim=lambda p: p,
-    quantities={"theta": Quantity("unit", a * b, "output")},
-    domains={"S": "real", "mu": "positive"},
-    regularizer=lambda s: s["mu"] * sum(ai**4 + bi**4 for ai, bi in zip(s["a"], s["b"], strict=True)) / 4,
-)
+QUARTIC = quartic_decay("quartic_decay_balanced_line")
 T = np.array([0.0, 0.3, 1.0, 3.0])
 # units with the fixed point sqrt(S / (1 + mu)) = 0.953 (S = 1), 0.674 (S = 0.5) and none but 0 (S = -0.5)
 PARAMS = {"S": np.array([1.0, 0.5, 1.0, 0.5, -0.5]), "mu": 0.1}

@@ -13,9 +13,9 @@ from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from derivations import models
-from derivations.model import Model, Quantity
 from numerics import trajectory
 from proofs_check.strategies import REGIMES, cases, initializations, parameters, project, scales, widths
+from tests.user_models import quartic_decay
 
 
 @settings(max_examples=30)
@@ -57,29 +57,7 @@ def test_parameters_respect_domains_and_nonzero_expressions(data, name):
         assert all(float(sp.sympify(q).xreplace(at)) != 0 for q in getattr(solution, "nonzero", ()))
 
 
-def _quartic_decay() -> Model:
-    """A user's model solved only on an invariant set: f = sum_i a_i b_i x_i (whitened) with the quartic decay
-    mu/4 sum_i (a_i^4 + b_i^4), which conserves no law, so ``solve`` takes the balanced line a = b (the registered
-    models are now all solved from every start)."""
-    a, b = sp.symbols("a b", real=True)
-    return Model(
-        name="quartic_decay",
-        title="f = sum_i a_i b_i x_i with quartic weight decay",
-        reference="a user's model",
-        state_names=("a", "b"),
-        unit_param_names=("S",),
-        shared_param_names=("mu",),
-        network=lambda s, x: sum(ai * bi * xi for ai, bi, xi in zip(s["a"], s["b"], x, strict=True)),
-        target=lambda s, x: sum(si * xi for si, xi in zip(s["S"], x, strict=True)),
-        moment=lambda s, i, j: sp.S.One if i == j else sp.S.Zero,
-        input_dim=lambda p: p,
-        quantities={"theta": Quantity("unit", a * b, "output")},
-        domains={"S": "real", "mu": "positive"},
-        regularizer=lambda s: s["mu"] * sum(ai**4 + bi**4 for ai, bi in zip(s["a"], s["b"], strict=True)) / 4,
-    )
-
-
-QUARTIC = _quartic_decay()
+QUARTIC = quartic_decay()
 
 
 @settings(max_examples=10, deadline=None)
