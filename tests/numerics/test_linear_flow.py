@@ -41,7 +41,7 @@ def unbalanced(draw, d: int) -> tuple[dict, dict, bool]:
 def _errors(model, params, init, crossing, times=TIMES) -> tuple[float, float]:
     """The worst errors of the float64 and the 30-digit closed form against the 40-digit integration, relative to
     the state's scale (its largest magnitude over the trajectory)."""
-    reference = trajectory(model, times, params, init, method="mpmath", dps=40)
+    reference = trajectory(model, times, params, init, method="mpmath", dps=40, max_steps=20000)
     a = np.asarray(reference["a"], dtype=float)
     if crossing:
         assert a[0, 0] < 0 < a[-1, 0], "the reference does not cross a = 0"
