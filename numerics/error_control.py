@@ -82,6 +82,7 @@ class Scales:
         self.exponents = np.clip(np.array(start, dtype=np.int64), *limits)
         self.largest = np.array([_NONE if v == 0 else exponent(v) for v in values], dtype=np.int64)
         self.units = np.arange(len(self.exponents)) % width
+        self._set_lower()
 
     def floors(self) -> np.ndarray:
         """Per component, the exponent of its floor: ``bits`` below its unit's largest value so far."""
@@ -90,12 +91,24 @@ class Scales:
         floors = unit_largest[self.units] - self.bits
         return np.where(unit_largest[self.units] == _NONE, self.exponents, floors)
 
-    def outside(self, sizes: np.ndarray) -> bool:
-        """Whether the scaled magnitudes ``sizes`` (floats) call for new scales: one above :data:`GROWTH`, or a
-        nonzero one below :data:`SHRINK` whose scale is above its floor (not finite: left to the integrator)."""
-        finite = np.isfinite(sizes)
-        shrinkable = self.exponents > self.floors()
-        return bool(np.any(finite & ((sizes > GROWTH) | ((sizes < SHRINK) & (sizes > 0) & shrinkable))))
+    def _set_lower(self) -> None:
+        # outside() runs after every step of heyoka's: the floors change only in update, so its thresholds are
+        # kept from there (a scale at its floor never shrinks: threshold 0)
+        self._lower = np.where(self.exponents > self.floors(), SHRINK, 0.0)
+        self._lower_list = self._lower.tolist()
+
+    def outside(self, sizes: np.ndarray | list[float]) -> bool:
+        """Whether the scaled magnitudes ``sizes`` (floats; a list may hold signed values) call for new scales: one
+        above :data:`GROWTH`, or a nonzero one below :data:`SHRINK` whose scale is above its floor (not finite: left
+        to the integrator)."""
+        if isinstance(sizes, list):  # a few Python floats (signed): numpy's per-call cost would be most of a step
+            for value, low in zip(sizes, self._lower_list, strict=True):
+                size = -value if value < 0 else value
+                if (GROWTH < size < math.inf) or (0 < size < low):
+                    return True
+            return False
+        above = (sizes > GROWTH) & (sizes < math.inf)
+        return bool(above.any() or ((sizes < self._lower) & (sizes > 0)).any())
 
     def update(self, values: Sequence[Any]) -> np.ndarray:
         """New exponents for the scaled values ``values`` (floats or mpf): each nonzero component's own
@@ -107,6 +120,7 @@ class Scales:
         target = np.clip(target, *self.limits)
         shifts = target - self.exponents
         self.exponents = target
+        self._set_lower()
         return shifts
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -43,6 +43,13 @@ __all__ = ["GUARD_BITS", "MAX_STEPS", "available", "bits", "integrate_taylor", "
 GUARD_BITS = 16
 # steps per start before the integration stops with an error (raise it here for very long horizons)
 MAX_STEPS = 1_000_000
+# the longest step, in time units (the inverse of the flow's largest rate in scaled units, see _propagate)
+STEP_CAP = 2.0
+# steps after which the scales and the time unit are chosen anew even if no component left its window (a flow
+# settling onto a fixed point slows down: its time unit must grow with it, else the capped steps stay short)
+RELOAD_STEPS = 256
+# grid points handed to heyoka at a time (each is converted to the current time unit)
+GRID_CHUNK = 64
 LONG_DOUBLE_DIGITS = int(np.finfo(np.longdouble).precision)
 
 
@@ -189,7 +196,14 @@ def integrate_taylor(
     for j in range(batch):
         y0 = list(np.concatenate([np.asarray(state[n][j]).ravel() for n in names]))
         pars = _parameters(params, order, j)
-        out = _propagate(model, p, kind, prec, y0, speeds[:, j].ravel(), pars, grid_times, max_steps)
+        own = {k: v[j : j + 1] if isinstance(v, np.ndarray) else v for k, v in params.items()}
+
+        def speed_at(values: Sequence[Any], own: Mapping[str, Any] = own) -> np.ndarray:
+            with np.errstate(all="ignore"):
+                rows = np.array([float(v) for v in values]).reshape(len(names), 1, p)
+            return _speeds(model, {n: rows[i] for i, n in enumerate(names)}, own).ravel()
+
+        out = _propagate(model, p, kind, prec, y0, speeds[:, j].ravel(), speed_at, pars, grid_times, max_steps)
         values[:, :, j, :] = out[rows].reshape(len(t), len(names), p)
     if dps is not None and kind == "float64":
         values = to_mpf(values)
@@ -230,11 +244,17 @@ def _speeds(model: Model, state: Mapping[str, np.ndarray], params: Mapping[str, 
         return field(y, values)
 
 
+def _rate(speed: np.ndarray, exponents: np.ndarray) -> float:
+    """The start's largest rate in scaled units, ``max |f_k| / s_k`` (NaN or inf where the field is beyond
+    float64)."""
+    with np.errstate(all="ignore"):
+        return float(np.max(np.abs(speed) * np.ldexp(1.0, -np.clip(exponents, -1000, 1000))))
+
+
 def _time_unit(speed: np.ndarray, exponents: np.ndarray) -> int:
     """The exponent of the start's time scale: the inverse of its largest rate in scaled units, |f_k| / s_k
     (0 where that is 0 or not finite)."""
-    with np.errstate(all="ignore"):
-        rate = float(np.max(np.abs(speed) * np.ldexp(1.0, -np.clip(exponents, -1000, 1000))))
+    rate = _rate(speed, exponents)
     return int(np.clip(-exponent(rate), -1000, 1000)) if rate > 0 and np.isfinite(rate) else 0
 
 
@@ -245,18 +265,27 @@ def _propagate(
     prec: int,
     y0: list,
     speed: np.ndarray,
+    speed_at: Callable[[Sequence[Any]], np.ndarray],
     pars: list,
     grid_times: np.ndarray,
     max_steps: int,
 ) -> np.ndarray:
     """One start: its states on the grid (T, n), floats (float64) or ``mpf``, integrated in scaled units
-    (``numerics.error_control``): heyoka runs until a component's scaled value leaves [1/4, 2], the scales are
-    then moved (exactly, by powers of two) and the integration resumed from there. Its time is in units of the
-    start's time scale (``2^unit``, exact): the Taylor coefficients of a fast start (rate 1e20 at weights of 1e10)
-    in the time itself would overflow float64 by order 20."""
+    (``numerics.error_control``): heyoka runs until a component's scaled value leaves [1/4, 2] (or for
+    :data:`RELOAD_STEPS` steps), the scales are then moved (exactly, by powers of two) and the integration resumed
+    from there.
+
+    Its time is in units of the flow's current time scale (``2^unit``, exact; ``speed_at`` gives the field at a
+    state, ``speed`` at the start), chosen anew at every resumption: the Taylor coefficients of a fast start (rate
+    1e20 at weights of 1e10) in the time itself would overflow float64 by order 20, and those of a slow component
+    beside a fast tiny one (w = 1e-243 growing at a relative rate of 1e240 beside u = 1) underflow in the fast
+    one's time. For the same reason a step is at most :data:`STEP_CAP` time units: in float64 the slow
+    component's coefficients vanish there, and heyoka, reading a series that looks exactly linear, would take one
+    step across the whole horizon while the tiny component grows by 2^800 (seen: u never moved from 1.37)."""
     ta = _integrator(model, p, kind, prec)
     start = initial_exponents(y0, p)
     unit = 0 if start is None else _time_unit(speed, np.array(start))
+    rate = 0.0 if start is None else _rate(speed, np.array(start))
     if start is None:
         start = _trial_exponents(ta, kind, prec, pars, len(y0), p, float(grid_times[-1]))
     scales = Scales(start, y0, p, _bits(kind, prec), _exponent_range(kind))
@@ -264,33 +293,73 @@ def _propagate(
     exponents = scales.exponents
     scaled = [mpmath.ldexp(_mpf(v), -int(e)) for v, e in zip(y0, exponents, strict=True)]
     _load(ta, kind, prec, pars, exponents, scaled, unit)
-    grid = _to_type(np.ldexp(grid_times, -unit), kind, prec)
+    steps_since = [0]
 
-    def within(ta: Any) -> bool:  # heyoka's step callback: False stops the integration
-        return not scales.outside(np.abs(ta.state).astype(float))
+    def within(ta: Any) -> bool:  # heyoka's step callback (after every step): False stops the integration
+        steps_since[0] += 1
+        if steps_since[0] >= RELOAD_STEPS:
+            return False
+        if kind == "float64" and len(y0) <= 16:
+            return not scales.outside(ta.state.tolist())
+        return not scales.outside(np.abs(ta.state.astype(float)))
 
     rows: list[np.ndarray] = []
     done, used = 0, 0
     hy = _heyoka()
-    while done < len(grid):
+    while done < len(grid_times):
         if max_steps - used <= 0:
             _check("step_limit", kind, max_steps)
-        pending = grid[done:]
-        offset = 0 if pending[0] == ta.time else 1  # the grid must begin at the integrator's time
-        segment = pending if offset == 0 else np.concatenate([np.array([ta.time], dtype=grid.dtype), pending])
-        outcome, _, _, steps, *_, states = ta.propagate_grid(segment, max_steps=max_steps - used, callback=within)
+        # a few grid points at a time, in the current time unit; those that coincide there (subnormal times
+        # rounded together) are one point of the grid, which heyoka wants strictly increasing
+        pending = grid_times[done : done + GRID_CHUNK]
+        tau = _scaled_times(pending, unit, kind, prec)
+        first = [0] + [i for i in range(1, len(tau)) if tau[i] != tau[i - 1]]
+        owner = np.cumsum([i in first for i in range(len(tau))]) - 1
+        distinct = tau[first]
+        offset = 0 if distinct[0] == ta.time else 1  # the grid must begin at the integrator's time
+        segment = distinct if offset == 0 else np.concatenate([np.array([ta.time], dtype=tau.dtype), distinct])
+        # no cap at a start at rest or beyond float64 (heyoka's default, no limit)
+        cap = {"max_delta_t": _to_type([STEP_CAP], kind, prec)[0]} if rate > 0 and np.isfinite(rate) else {}
+        steps_since[0] = 0
+        outcome, _, _, steps, *_, states = ta.propagate_grid(
+            segment, max_steps=max_steps - used, callback=within, **cap
+        )
         used += steps
         reached = np.asarray(states)[offset:]
-        rows.append(_unscaled(reached, kind, prec, scales.exponents))
-        done += len(reached)
+        covered = int(np.searchsorted(owner, len(reached)))  # the grid points whose distinct time was reached
+        rows.append(_unscaled(reached[owner[:covered]], kind, prec, scales.exponents))
+        done += covered
         if outcome == hy.taylor_outcome.cb_stop:
             values = _state_values(ta, kind, prec)
             shifts = scales.update(values)
             scaled = [mpmath.ldexp(v, -int(d)) for v, d in zip(values, shifts, strict=True)]
+            real = [mpmath.ldexp(v, int(e)) for v, e in zip(values, scales.exponents - shifts, strict=True)]
+            speed_now = speed_at(real)
+            rate_now = _rate(speed_now, scales.exponents)
+            if np.isfinite(rate_now):  # beyond float64 (an mpfr state): the unit stays
+                new = _time_unit(speed_now, scales.exponents) if rate_now > 0 else unit
+                ta.time = _rescaled_time(ta.time, unit - new, kind, prec)
+                unit, rate = new, rate_now
             _load(ta, kind, prec, pars, scales.exponents, scaled, unit)
         elif outcome != hy.taylor_outcome.time_limit:
             _check(outcome, kind, max_steps)
     return np.concatenate(rows)
+
+
+def _scaled_times(times: np.ndarray, unit: int, kind: str, prec: int) -> np.ndarray:
+    """Real times ``times`` (floats) in time units ``2^unit``, in the integrator's type (exact but for float64's
+    underflow below 2^-1074)."""
+    if kind == "float64":
+        return np.ldexp(np.asarray(times, dtype=float), -unit)
+    return _to_type([mpmath.ldexp(mpmath.mpf(float(v)), -unit) for v in times], kind, prec)
+
+
+def _rescaled_time(time: Any, shift: int, kind: str, prec: int) -> Any:
+    """The integrator's time ``time`` after the time unit's exponent moves down by ``shift``: ``time 2^shift``."""
+    if kind == "float64":
+        return math.ldexp(float(time), shift)
+    value = _to_mpf(np.array([time], dtype=np.longdouble if kind == "long double" else object), kind, prec)[0]
+    return _to_type([mpmath.ldexp(value, shift)], kind, prec)[0]
 
 
 def _mpf(value: Any) -> mpmath.mpf:
