@@ -88,7 +88,7 @@ def test_the_known_wrong_nam_citations_are_gone():
     assert all(c.citation.section.startswith("§4.3") for c in paper.claims() if ".emergence." in c.id)
     assert all(c.citation.section.startswith("§5.2") for c in paper.claims() if ".collapse." in c.id)
     derived = [c for c in paper.claims() if c.id.startswith(("nam2025.sec7.table.", "nam2025.sec6.ntk_"))]
-    assert all(c.citation.derived for c in derived if "gram" not in c.id)
+    assert all(c.citation.derived for c in derived)
     assert not any("table" in c.citation.reference.lower() for c in paper.claims())
 
 
@@ -105,3 +105,16 @@ def test_no_assumption_is_a_bare_true(claim):
     """A positivity condition on a positive symbol evaluates to True when declared; it must be kept unevaluated
     (sp.Gt(..., evaluate=False)) or dropped, never printed as "Assumptions: True"."""
     assert not any(isinstance(a, sp.logic.boolalg.BooleanAtom) for a in claim.assumptions), claim.assumptions
+
+
+def test_the_derived_flag_survives_the_json_and_shows_in_the_latex_table():
+    from proofs_check.latex_report import _where
+    from proofs_check.outcome import Outcome
+    from proofs_check.runner import ClaimText, Record
+
+    derived = Citation("nam2025", "Nam et al. 2025, derived here from §7, App. H", "§7, App. H", "", True)
+    record = Record(ClaimText("nam2025.x", derived, "x = x", r"\paragraph{x}"), Outcome.proved("test"), 0.0)
+    assert Record.from_json(record.to_json()).claim.citation.derived
+    assert _where(record) == "App. H, derived here"
+    stated = Record(ClaimText("nam2025.y", Citation("nam2025", "r", "§7, App. H"), "y", "y"), Outcome.proved("t"), 0.0)
+    assert _where(stated) == "App. H"

@@ -413,7 +413,9 @@ def _saddle() -> Outcome:
 PAPER.claim(
     "appH.degenerate.saddle",
     "Σ0 + 𝒮0 = 0 (all aᵢ(0) = −bᵢ(0)): the Riccati equation is linear; θ(t) = −(Σ0 − 𝒮0)/(2γ) ≤ 0 never reaches S > 0",
-    where="App. H",
+    # Theorem 3 assumes Σ0 + 𝒮0 > 0 without saying so: the degenerate case is not the paper's
+    where="App. H, Theorem 3",
+    derived=True,
     check=_saddle,
 )
 
@@ -443,7 +445,8 @@ q_fixed = PAPER.symbol("q_fixed", r"q(\gamma(0))", lambda: _fixed_point()[2])
 PAPER.claim(
     "appH.degenerate.fixed_point",
     sp.Eq(sp.Matrix([gdot0_fixed, gamma_fixed, q_fixed]), sp.Matrix([0, 1, 2 * (S - S0) / Z]), evaluate=False),
-    where="App. H",
+    where="App. H, Theorem 3",
+    derived=True,
     assume=(
         "S = 𝒮0: γ ≡ 1 is a fixed point",
         "derived: γ̇(0) at S = 𝒮0, the Riccati engine's γ(t) there, and its fixed-point condition q(γ(0)) = 0",

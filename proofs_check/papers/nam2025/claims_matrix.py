@@ -298,14 +298,17 @@ PAPER.claim(
 PAPER.claim(
     "sec6.ntk_gram",
     "On data X (d × N) the cN × cN Gram matrix is I_c ⊗ XᵀW₁ᵀW₁X + W₂W₂ᵀ ⊗ XᵀX (code orientation)",
-    where="§6",
+    # the Gram matrix is the authors' code's (utils.get_ntk), the kernel of §6's kernel distance, not a display
+    where="§6, Fig. 6a",
+    derived=True,
     assume=("d = c = p = N = 2 with symbolic data",),
     check=deferred(lambda: identities(_gram_residuals())),
 )
 PAPER.claim(
     "sec6.kernel_distance_scalar",
     "For the scalar network K_t ∝ x x' only rescales: the kernel distance S(t) ≡ 0",
-    where="§6",
+    where="§6, §7",
+    derived=True,
     assume=("Σ(t) > 0",),
     check=deferred(lambda: identities(_kernel_distance_scalar())),
 )
