@@ -116,4 +116,15 @@ def test_an_unknown_parametrization_is_refused():
 @pytest.mark.slow
 def test_delta_claims_at_full_size():
     statuses = {key: run_check(PAPER[f"alignment.delta.{key}"]).status for key in al.QUOTED_DELTA}
-    assert statuses == {"ntk": Status.NUMERIC, "xavier": Status.REFUTED, "kaiming_fan_in": Status.REFUTED}
+    assert statuses == {"ntk": Status.NUMERIC, "xavier": Status.ERRATUM, "kaiming_fan_in": Status.ERRATUM}
+
+
+def test_the_unreproduced_deltas_are_errata(small_sweep):
+    """The paper's 1 and 2 refuted, the derived 0 and 3/2 supported: an erratum; the paper's 0.5 (NTK) as is."""
+    assert al.delta_claim("ntk").status is Status.NUMERIC
+    assert {al.delta_claim(k).status for k in ("xavier", "kaiming_fan_in")} == {Status.ERRATUM}
+
+
+def test_a_wrong_derived_delta_makes_the_erratum_an_error(small_sweep, monkeypatch):
+    monkeypatch.setitem(al.DERIVED_DELTA, "xavier", 0.5)
+    assert al.delta_claim("xavier").status is Status.ERROR
