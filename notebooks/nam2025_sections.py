@@ -12,7 +12,7 @@
 # ---
 
 # %% [markdown]
-# # Emergence, mode ordering and the lazy/rich fixes (Nam et al. 2025, §5.1, §6, §7)
+# # Emergence, mode ordering and the lazy/rich fixes (Nam et al. 2025, §4.1, §4.3, App. D, §6, §7)
 #
 # The emergence model (eq 11, after Nam et al. 2024) is registered as `emergence`:
 # $f(x) = \sum_k a_k b_k\, g_k(x)$ with mutually exclusive skill functions $g_k$ and target $S\sum_k g_k$, so
@@ -69,7 +69,8 @@ assert np.all(np.diff(half) > 0) and np.allclose(run["R"][-1], S, rtol=1e-3)
 # Gradient descent on the empirical loss of $n$ sampled inputs (`proofs_check.papers.nam2025.emergence.data_emergence`,
 # 1000 draws
 # per $n$), against $1 - (1 - P_s(k))^n$ (lines). The exact version, enumerated over every sequence of draws for
-# $n \le 4$, is claim `nam2025.emergence.data.exact`.
+# $n \le 4$, is claim `nam2025.emergence.data.exact` (numerically supported: exact on that sample, not proved for
+# every $n$).
 
 # %%
 sizes = (1, 2, 4, 8, 16, 32, 64)

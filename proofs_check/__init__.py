@@ -6,7 +6,7 @@ Public API: :class:`Paper` (a paper's metadata, models, notation; ``Paper.claim`
 
 from __future__ import annotations
 
-from proofs_check.citation import Citation
+from proofs_check.citation import Citation, Structure
 from proofs_check.claims import Claim
 from proofs_check.cli import main
 from proofs_check.outcome import Outcome, Status
@@ -29,6 +29,7 @@ __all__ = [
     "Record",
     "Registry",
     "Status",
+    "Structure",
     "format_details",
     "format_table",
     "load_file",

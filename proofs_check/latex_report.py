@@ -21,6 +21,7 @@ from derivations import models as model_registry
 from derivations.model import Model
 from derivations.prose import code_latex, text_latex
 from derivations.rendering import render_model
+from proofs_check.citation import DERIVED_HERE
 from proofs_check.distribution import DISTRIBUTION, version
 from proofs_check.outcome import Status
 from proofs_check.paper import PaperInfo
@@ -147,11 +148,13 @@ def _citation_group(record: Record) -> str:
 
 
 def _where(record: Record) -> str:
-    """Where in its group a claim is made: the rest of the section cited, and the equation."""
+    """Where in its group a claim is made: the rest of the section cited, and the equation; a result the paper does
+    not state (``Citation.derived``) says "derived here"."""
     citation = record.claim.citation
     rest = (citation.section or citation.reference).split(",", 1)[1:]
     equation = [f"eq. {citation.equation}"] if citation.equation else []
-    return ", ".join([part.strip() for part in rest] + equation)
+    derived = [DERIVED_HERE] if citation.derived else []
+    return ", ".join([part.strip() for part in rest] + equation + derived)
 
 
 def claims_table(records: Sequence[Record], paper: str = "") -> str:

@@ -24,7 +24,7 @@ import sympy as sp
 
 from derivations import models as model_registry
 from derivations.model import Model
-from proofs_check.citation import Citation
+from proofs_check.citation import DERIVED_HERE, Citation, Structure
 from proofs_check.claims import Claim
 from proofs_check.outcome import NUMERIC_EXPERIMENT, Outcome
 
@@ -151,9 +151,10 @@ class Paper:
     ``models`` are model names of the registry or :class:`derivations.model.Model` objects (registered or not);
     ``notation`` maps symbol names to LaTeX; ``equation_tags`` map a model's name to its derivation's step keys and
     the paper's equation numbers for them (``{"two_layer_scalar": {"clock_ode": "86–87"}}``, read by
-    :meth:`derivation`). Every symbol of a claim's statement must be a symbol of one of the
-    models (state, parameter, quantity, initial value ``<state>_0``), the time ``t``, or declared in the
-    notation (:meth:`symbol`); a definition given there is substituted before the statement is decided.
+    :meth:`derivation`); ``structure`` the paper's own numbering (:class:`proofs_check.citation.Structure`),
+    against which every claim's citation is checked when it is declared. Every symbol of a claim's statement must be
+    a symbol of one of the models (state, parameter, quantity, initial value ``<state>_0``), the time ``t``, or
+    declared in the notation (:meth:`symbol`); a definition given there is substituted before the statement is decided.
     """
 
     def __init__(
@@ -168,6 +169,7 @@ class Paper:
         models: Iterable[str | Model] = (),
         notation: Mapping[str, str] | None = None,
         equation_tags: Mapping[str, Mapping[str, str]] | None = None,
+        structure: Structure | None = None,
     ) -> None:
         if not isinstance(key, str) or not key.isidentifier():
             raise ValueError(f"paper key must be an identifier such as 'smith2026', got {key!r}")
@@ -178,6 +180,9 @@ class Paper:
             raise ValueError(f"authors of paper {key!r} must be non-empty names, got {authors!r}")
         self.key, self.title, self.authors, self.venue, self.year, self.url = key, title, authors, venue, year, url
         self.models = tuple(models)
+        if structure is not None and not isinstance(structure, Structure):
+            raise TypeError(f"structure of paper {key!r} must be a proofs_check.Structure, got {structure!r}")
+        self.structure = structure
         wrong = [m for m in self.models if not isinstance(m, (str, Model))]
         if wrong:
             raise TypeError(f"models of paper {key!r} must be model names or Model objects, got {wrong[0]!r}")
@@ -293,12 +298,16 @@ class Paper:
         corrected: object = None,
         check: Callable[[], Outcome] | None = None,
         shared_work: str = "",
+        derived: bool = False,
     ) -> Claim:
         """Declare the claim ``<key>.<id>``: ``statement`` (a SymPy relation, or a callable building one) made at
         ``where`` (section, theorem), equation ``eq``, under ``assume`` (SymPy conditions, used by the checks, or
         text). ``corrected=`` the right form of a misprinted statement (the claim is then an erratum); ``check=``
         a zero-argument callable returning an :class:`Outcome`, for claims no statement decides; ``shared_work=`` the
-        section (``"<key>.<section>"``) whose cached computations the check reuses, to be run by the same worker."""
+        section (``"<key>.<section>"``) whose cached computations the check reuses, to be run by the same worker;
+        ``derived=True`` for a result the paper does not state: ``where`` then names the parts it rests on and the
+        reference says "derived here". With a :attr:`structure`, a citation naming a part the paper does not have is
+        refused (ValueError)."""
         if corrected is not None and check is not None:
             raise ValueError(f"claim {self.key}.{id}: give corrected= or check=, not both")
         if check is None and isinstance(statement, str):
@@ -307,7 +316,7 @@ class Paper:
             )
         claim = Claim(
             self._new_id(id),
-            self._citation(where, eq),
+            self._citation(where, eq, derived),
             statement,
             check if check is not None else (lambda: self.decide(claim)),
             assume,
@@ -329,16 +338,25 @@ class Paper:
         expected: float = 0.0,
         eq: str = "",
         assume: Iterable[object] = (),
+        derived: bool = False,
     ) -> Experiment:
         """Declare a numeric experiment ``<key>.<id>``: ``measure()`` returns the value(s) of ``quantity`` (a
         notation symbol, printed in the statement ``|quantity - expected| <= tolerance``); numerically supported if
-        every value is within ``tolerance`` of ``expected``, refuted (with the values) otherwise."""
+        every value is within ``tolerance`` of ``expected``, refuted (with the values) otherwise; ``where``, ``eq``,
+        ``derived`` as for :meth:`claim`."""
         if not (isinstance(tolerance, (int, float)) and tolerance >= 0 and math.isfinite(tolerance)):
             raise ValueError(f"experiment {self.key}.{id}: tolerance must be a finite number >= 0, got {tolerance!r}")
         if not callable(measure):
             raise TypeError(f"experiment {self.key}.{id}: measure must be callable")
         experiment = Experiment(
-            self._new_id(id), self._citation(where, eq), self, measure, quantity, float(expected), tolerance, assume
+            self._new_id(id),
+            self._citation(where, eq, derived),
+            self,
+            measure,
+            quantity,
+            float(expected),
+            tolerance,
+            assume,
         )
         experiment.statement  # noqa: B018 - validates the quantity's name now
         return self._add(experiment)
@@ -388,11 +406,18 @@ class Paper:
             raise ValueError(f"duplicate claim id {full!r}")
         return full
 
-    def _citation(self, where: str, eq: str) -> Citation:
+    def _citation(self, where: str, eq: str, derived: bool = False) -> Citation:
         if not isinstance(where, str) or not where.strip():
             raise ValueError(f"paper {self.key!r}: where= must say where the claim is made (e.g. '§2, Lemma 1')")
-        reference = f"{self.cite}, {where}" + (f", eq. ({eq})" if eq else "")
-        return Citation(self.key, reference, where, eq)
+        if not isinstance(derived, bool):
+            raise TypeError(f"paper {self.key!r}: derived= must be a bool, got {derived!r}")
+        place = f"{DERIVED_HERE} from {where}" if derived else where
+        reference = f"{self.cite}, {place}" + (f", eq. ({eq})" if eq else "")
+        citation = Citation(self.key, reference, where, eq, derived)
+        problems = self.structure.problems(citation) if self.structure is not None else []
+        if problems:
+            raise ValueError(f"paper {self.key!r}: where={where!r}, eq={eq!r}: {'; '.join(problems)}")
+        return citation
 
     def _add(self, claim: _Declared) -> _Declared:
         if not callable(claim._given["statement"]):

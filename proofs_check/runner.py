@@ -74,6 +74,7 @@ class Record:
             "reference": citation.reference,
             "section": citation.section,
             "equation": citation.equation,
+            "derived": citation.derived,
             "statement": claim.statement,
             "latex": claim.latex,
             "assumptions": list(claim.assumptions),
@@ -84,7 +85,13 @@ class Record:
     @classmethod
     def from_json(cls, data: Mapping) -> Record:
         """The inverse of :meth:`to_json`."""
-        citation = Citation(data["paper"], data["reference"], data.get("section", ""), data.get("equation", ""))
+        citation = Citation(
+            data["paper"],
+            data["reference"],
+            data.get("section", ""),
+            data.get("equation", ""),
+            bool(data.get("derived", False)),
+        )
         text = ClaimText(data["id"], citation, data["statement"], data["latex"], tuple(data.get("assumptions", ())))
         return cls(text, Outcome.from_json(data), float(data["seconds"]))
 

@@ -62,8 +62,8 @@ def test_bad_shared_work_is_refused_naming_the_claim() -> None:
         work_group(3)
 
 
-def test_the_delta_table_runs_with_the_phase_rows_it_reuses() -> None:
+def test_the_delta_claims_run_with_the_phase_rows_they_reuse() -> None:
     """The paper declares it (xu_ziyin2025/claims_alignment.py), not the loader."""
-    claim = load_papers(["xu_ziyin2025"]).paper("xu_ziyin2025")["alignment.delta_table"]
+    claim = load_papers(["xu_ziyin2025"]).paper("xu_ziyin2025")["alignment.delta.xavier"]
     assert claim.work_group == work_group(claim) == "xu_ziyin2025.phase"
-    assert work_group("xu_ziyin2025.alignment.delta_table") == "xu_ziyin2025.alignment"  # an id alone: its section
+    assert work_group("xu_ziyin2025.alignment.delta.xavier") == "xu_ziyin2025.alignment"  # an id alone: its section

@@ -27,6 +27,7 @@ from proofs_check.checkers import (
 from proofs_check.claims import Outcome
 from proofs_check.paper import Paper
 from proofs_check.papers.domine2025.lambda_balanced import SYMBOLS as L
+from proofs_check.papers.domine2025.structure import STRUCTURE
 
 BALANCED = models.get("lambda_balanced")
 HYPERBOLIC = models.get("deep_linear_whitened")
@@ -48,8 +49,16 @@ PAPER = Paper(
     models=("lambda_balanced",),
     # the equation numbers of the mode flow and the conserved imbalance (step keys of derivations.solve)
     equation_tags={"lambda_balanced": {"flow": "F.1", "conserved": "14"}},
+    structure=STRUCTURE,
 )
-VIA = "via Nam et al. 2025"
+
+
+def via(part: str) -> str:
+    """Where a result of the paper is cited: λ-balanced networks, as Nam et al. 2025 restate it at ``part`` (their
+    numbering; this paper's own is unknown)."""
+    return f"λ-balanced networks (Nam et al. 2025 restate it as {part})"
+
+
 # Theorem 2's derivation (proofs_check.papers.domine2025.lambda_balanced.theorem2) is in the spec's notation
 for _name, _latex in (
     ("lambda", r"\lambda"),
@@ -131,54 +140,47 @@ def _conserved() -> dict:
 PAPER.claim(
     "eq14.conserved",
     "λ-balancedness W₂W₂ᵀ − W₁ᵀW₁ = λI is preserved by gradient flow (general sizes)",
-    where=f"eq 14 ({VIA})",
-    eq="14",
+    where=via("eq. 14"),
     check=free_algebra_zero(_conserved, "W2 W2^T - W1^T W1 = const"),
 )
 PAPER.claim(
     "mode_equation",
     _step("F.1"),
-    where=f"App. F.1 ({VIA})",
-    eq="F.1",
+    where=via("App. F.1"),
     assume=("Σxx = I", "task-aligned, square, no bottleneck", "ρ = s₁s₂, λ = s₂² − s₁² conserved"),
     check=lambda: derivation_steps(DERIVATION(), ["F.1", "14"])(),
 )
 PAPER.claim(
     "w_riccati",
     _step("F.1 (w)"),
-    where=f"App. F.1 ({VIA})",
-    eq="F.1",
+    where=via("App. F.1"),
     assume=("ℓ = |λ| > 0", "w > 0", "ρ = (ℓ/4)(w − 1/w)"),
     check=lambda: derivation_steps(DERIVATION(), ["F.1 (w)"])(),
 )
 PAPER.claim(
     "theorem2.solution",
     _step("Thm 2"),
-    where=f"Theorem 2, App. F.1 ({VIA})",
-    eq="Thm 2",
+    where=via("Theorem 2 in App. F.1"),
     check=lambda: derivation_steps(DERIVATION(), ["Thm 2"])(),
 )
 PAPER.claim(
     "theorem2.transition",
     "γ(t; λ) = (ρ(t) − ρ0)/(ρ̃ − ρ0) [uncertain form] rises monotonically from γ(0) = 0 to 1",
-    where=f"Theorem 2, App. F.1 ({VIA}) [uncertain form]",
-    eq="Thm 2",
+    where=via("Theorem 2 in App. F.1, uncertain form"),
     assume=("ρ̃ > 0", "ℓ > 0", "ρ0 ≠ ρ̃"),
     check=_transition,
 )
 PAPER.claim(
     "theorem2.limit_zero",
     "λ → 0: ρ(t) → ρ̃ e^{2ρ̃t}/(e^{2ρ̃t} − 1 + ρ̃/ρ0), the sigmoid (sympy.limit on the derived ρ(t))",
-    where=f"Theorem 2, App. F.1 ({VIA})",
-    eq="Thm 2",
+    where=via("Theorem 2 in App. F.1"),
     assume=("ρ̃ > 0", "ρ0 > 0"),
     check=lambda: _limit("zero"),
 )
 PAPER.claim(
     "theorem2.limit_infinity",
     "|λ| → ∞ at fixed τ = |λ|t: ρ → ρ̃ + (ρ0 − ρ̃) e^{−τ}, the linear model's exponential (lazy), by sympy.limit",
-    where=f"Theorem 2, App. F.1 ({VIA})",
-    eq="Thm 2",
+    where=via("Theorem 2 in App. F.1"),
     assume=("ρ̃ > 0", "t = τ/ℓ"),
     check=lambda: _limit("infinity"),
 )
@@ -186,7 +188,7 @@ PAPER.claim(
     "theorem2.agrees_with_hyperbolic",
     "Theorem 2's w is w(0) times the derived clock γ (the same Riccati equation under w = w(0)γ), and a(t), b(t) "
     "agree with Saxe's hyperbolic coordinates",
-    where=f"Theorem 2, App. F.1 ({VIA})",
+    where=via("Theorem 2 in App. F.1"),
     check=deferred(lambda: identities(_two_derivations())),
 )
 
@@ -209,14 +211,14 @@ PAPER.experiment(
         "err_modes", r"\max_t \lVert x_{\mathrm{closed}} - x_{\mathrm{ODE}}\rVert/\lVert x\rVert", nonnegative=True
     ),
     tolerance=1e-25,
-    where=f"Theorem 2, App. F.1 ({VIA})",
+    where=via("Theorem 2 in App. F.1"),
     assume=("λ > 0, λ < 0, λ = 0, a0 = −b0", "30-digit ODE: heyoka Taylor, else mpmath.odefun"),
 )
 PAPER.claim(
     "full_matrix_flow",
     "Closed-form modes agree with 30-digit integration of the full matrix flow (d = 3, p = c = 2, random aligned "
     "λ-balanced inits, λ = 1.3 and −0.8), and GD on the full matrices converges to them as lr → 0",
-    where=f"Theorem 2, App. F.1 ({VIA}; checked against the full network)",
+    where=via("Theorem 2 in App. F.1, checked against the full network"),
     assume=("Σxx = I",),
     check=aligned_full_flow("lambda_balanced", [(21, 1.3), (22, -0.8)]),
 )

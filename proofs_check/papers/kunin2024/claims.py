@@ -26,6 +26,7 @@ from proofs_check.checkers import closed_form_error, derivation_verified
 from proofs_check.outcome import Outcome
 from proofs_check.paper import Paper
 from proofs_check.papers.kunin2024 import checks
+from proofs_check.papers.kunin2024.structure import STRUCTURE
 
 PAPER = Paper(
     "kunin2024",
@@ -43,6 +44,7 @@ PAPER = Paper(
     2024,
     url="https://arxiv.org/abs/2406.06158",
     models=("single_neuron", "tied_layer"),
+    structure=STRUCTURE,
 )
 UNCONFIRMED = "[section and equation unconfirmed: the paper's text was not available]"
 CODE = "authors' code (getrichquick, the single-neuron notebook)"  # the module docstring names the file
@@ -227,13 +229,15 @@ ta, tb = TIED.symbol("a"), TIED.symbol("b")
 tied_dot = PAPER.symbol(
     "tied_dot", r"\tfrac{d}{dt}(a^2 - 2b^2)", lambda: checks.rate(TIED, ta**2 - 2 * tb**2), real=True
 )
-NOT_PAPER = "[not from the paper] issue 22: the package's tied layer f = Σ aᵢ² bᵢ xᵢ (model tied_layer)"
-PAPER.claim("tied.conserved", sp.Eq(tied_dot, 0), where=NOT_PAPER, assume=("E[x xᵀ] = I",))
+NOT_PAPER = "minimal model, extended to the package's tied layer f = Σ aᵢ² bᵢ xᵢ (model tied_layer; issue 22)"
+"""Where the tied-layer claims rest: they are not the paper's (flagged derived), but extend its minimal model."""
+PAPER.claim("tied.conserved", sp.Eq(tied_dot, 0), where=NOT_PAPER, derived=True, assume=("E[x xᵀ] = I",))
 PAPER.claim(
     "tied.derivation",
     "The closed form of derivations.solve(tied_layer) (elimination of b through a² − 2b², then a quadrature): "
     "every derivation step re-checked",
     where=NOT_PAPER,
+    derived=True,
     check=lambda: _all_verified(TIED),
 )
 
@@ -256,6 +260,7 @@ PAPER.experiment(
     ),
     tolerance=1e-25,
     where=NOT_PAPER,
+    derived=True,
     assume=("unbalanced starts with b away from 0 until t = 2", "30-digit ODE: heyoka Taylor, else mpmath.odefun"),
 )
 

@@ -26,6 +26,7 @@ import sympy as sp
 
 from proofs_check.claims import Outcome
 from proofs_check.paper import Paper
+from proofs_check.papers.kunin2025.structure import STRUCTURE
 
 PAPER = Paper(
     "kunin2025",
@@ -43,6 +44,7 @@ PAPER = Paper(
     "NeurIPS",
     2025,
     url="https://arxiv.org/abs/2506.06489",
+    structure=STRUCTURE,
 )
 
 

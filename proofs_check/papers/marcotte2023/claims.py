@@ -19,6 +19,7 @@ from proofs_check.papers.marcotte2023.checks import (
     completeness,
     linear_count,
 )
+from proofs_check.papers.marcotte2023.structure import STRUCTURE
 
 PAPER = Paper(
     "marcotte2023",
@@ -27,6 +28,7 @@ PAPER = Paper(
     "NeurIPS",
     2023,
     url="https://arxiv.org/abs/2307.00144",
+    structure=STRUCTURE,
 )
 WHERE = "number of independent laws D − dim Lie(W)(θ); polynomial laws"
 
@@ -48,6 +50,7 @@ for _name in (n for n in models.BUILTIN if models.get(n).regularizer is None):
         f"The conservation laws of {_name} are complete at width p = {WIDTH}: the independent polynomial laws of "
         f"degree ≤ {DEGREE} for every loss{_plus} are as many as D − dim Lie(W)(θ)",
         where=WHERE,
+        derived=True,
         assume=(f"width p = {WIDTH}", "laws for every loss ℓ(φ(θ)); fields P∇φⱼ with P the learning rates"),
         check=deferred(partial(_completeness, _name)),
     )

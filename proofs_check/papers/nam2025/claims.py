@@ -20,6 +20,7 @@ from proofs_check.checkers import closed_form_error, deferred, derivation_steps,
 from proofs_check.claims import Outcome
 from proofs_check.paper import Paper
 from proofs_check.papers.nam2025.hyperbolic import SYMBOLS as H
+from proofs_check.papers.nam2025.structure import STRUCTURE
 
 LINEAR = models.get("linear_model")
 DIAGONAL = models.get("diagonal_linear_network")
@@ -86,7 +87,16 @@ PAPER = Paper(
     ),
     notation={"Sigma_0": r"\Sigma_0", "S_0": r"\mathcal{S}_0", "D_0": "D_0", "gamma": r"\gamma"},
     equation_tags=EQUATION_TAGS,
+    structure=STRUCTURE,
 )
+RECONSTRUCTED = "display reconstructed: lost from the available text"
+
+
+def reconstructed(where: str) -> str:
+    """``where`` a claim is made, saying that its statement reconstructs a display lost from the text (the spec's
+    [reconstructed] items: the display was derived there, consistent with the surrounding text)."""
+    return f"{where} ({RECONSTRUCTED})"
+
 
 S, Z, t = SCALAR.symbol("S"), SCALAR.symbol("Z"), H.t
 Sigma0, S0, D0, g = H.Sigma0, H.S0, H.D0, H.gamma
@@ -96,10 +106,12 @@ gm = PAPER.symbol("gamma_-", r"\gamma_-", ROOTS[H.gamma_minus], real=True)
 # Theorem 3's setting: D0 the non-negative root, the non-degenerate case Sigma0 + S0 > 0, and Sigma0 >= |S0|
 # (claim appH.sigma_bound)
 APP_H = (sp.Eq(D0**2, S**2 + Sigma0**2 - S0**2), Sigma0 + S0 > 0, Sigma0 >= sp.Abs(S0))
+S_POSITIVE = S > 0
+"""The paper's target is positive (§7, eq. 15: S > 0); the errata's counterexamples are sampled under it."""
 _ua, _ub = SCALAR.symbol("a"), SCALAR.symbol("b")
 DERIVATION = lambda: PAPER.derivation(SCALAR)  # noqa: E731 - read when a check runs, never at import
 
-# ---------------------------------------------------------------- §1, §2: flows, conservation, modes
+# ---------------------------------------------------------------- §3, §4.1, App. C.1–C.2: flows, conservation, modes
 a, b, lam, S_i = DIAGONAL.symbol("a"), DIAGONAL.symbol("b"), DIAGONAL.symbol("lam"), DIAGONAL.symbol("S")
 theta, theta0 = LINEAR.symbol("theta"), LINEAR.init_symbol("theta")
 a0, b0 = DIAGONAL.init_symbol("a"), DIAGONAL.init_symbol("b")
@@ -109,11 +121,11 @@ theta_dot = PAPER.symbol("theta_dot", r"\dot\theta_i", lambda: LINEAR.unit_field
 PAPER.claim(
     "eq6",
     sp.Eq(sp.Matrix([a_dot, b_dot]), sp.Matrix([b * lam * (S_i - a * b), a * lam * (S_i - a * b)]), evaluate=False),
-    where="§2",
+    where="§3",
     eq="6",
     assume=("E[x_i x_j] = λ_i δ_ij",),
 )
-PAPER.claim("eq7", sp.Eq(theta_dot, lam * (S_i - theta)), where="§2", eq="7")
+PAPER.claim("eq7", sp.Eq(theta_dot, lam * (S_i - theta)), where="§3", eq="7")
 
 
 def _decoupled_loss() -> sp.Expr:
@@ -125,14 +137,14 @@ def _decoupled_loss() -> sp.Expr:
 PAPER.claim(
     "sec1.decoupling",
     "With E[x_i x_j] = 0 (i ≠ j) the loss decouples: L = ½ Σᵢ λᵢ (Sᵢ − aᵢ bᵢ)² (width 3, explicitly)",
-    where="§1",
+    where=reconstructed("App. C.1"),
     eq="2",
     check=deferred(lambda: identities([_decoupled_loss()])),
 )
 balance_dot = PAPER.symbol("C_dot", r"\tfrac{d}{dt}(a_i^2 - b_i^2)", lambda: DIAGONAL.unit_time_derivative(a**2 - b**2))
-PAPER.claim("eq8", sp.Eq(balance_dot, 0), where="§2", eq="8")
+PAPER.claim("eq8", sp.Eq(balance_dot, 0), where="§3", eq="8")
 theta_t = PAPER.symbol("theta(t)", r"\theta_i(t)", lambda: LINEAR.closed_form.explicit()["theta"], real=True)
-PAPER.claim("eq10", sp.Eq(theta_t, S_i + (theta0 - S_i) * sp.exp(-lam * t)), where="§2, App. C.1", eq="10")
+PAPER.claim("eq10", sp.Eq(theta_t, S_i + (theta0 - S_i) * sp.exp(-lam * t)), where="§4.1, App. C.1", eq="10")
 
 S_pos = PAPER.symbol("S_i^+", "S_i", positive=True)
 w0 = PAPER.symbol("w_0", r"w_i(0)", positive=True)
@@ -148,7 +160,7 @@ w_t = PAPER.symbol("w(t)", r"a_i(t) b_i(t)", _balanced_product, real=True)
 PAPER.claim(
     "eq9",
     sp.Eq(w_t / S_pos, 1 / (1 + (S_pos / w0 - 1) * sp.exp(-2 * S_pos * lam * t))),
-    where="§2, App. C.2",
+    where="§4.1, App. C.2",
     eq="9",
     assume=("a_i(0) = b_i(0) = √(w_i(0))",),
 )
@@ -156,11 +168,11 @@ diff_dot = PAPER.symbol("D_dot", r"\tfrac{d}{dt}(a_i - b_i)", lambda: DIAGONAL.u
 PAPER.claim("sec2.balance_preserved", sp.Eq(diff_dot, -lam * (S_i - a * b) * (a - b)), where="App. C.2", eq="29–35")
 t_half = PAPER.symbol("t_1/2", r"t_{1/2}", sp.log(S_pos / w0 - 1) / (2 * S_pos * lam), positive=True)
 w_half = PAPER.symbol("w(t_1/2)", r"a_i b_i(t_{1/2})", lambda: _balanced_product().xreplace({t: t_half}), real=True)
-PAPER.claim("sec2.half_time", sp.Eq(w_half, S_pos / 2), where="§2", eq="9", assume=(w0 < S_pos,))
+PAPER.claim("sec2.half_time", sp.Eq(w_half, S_pos / 2), where="§4.1", eq="9", assume=(w0 < S_pos,))
 PAPER.claim(
     "sec2.general_unbalanced",
     "General aᵢ ≠ bᵢ: each mode is Theorem 3 with p = 1, Z = 1, S = Sᵢ and time λᵢt (its recorded derivation)",
-    where="§2 (Saxe et al. 2014, App. A)",
+    where=reconstructed("§4.1, App. C.2 (after Saxe et al. 2014)"),
     check=lambda: derivation_steps(PAPER.derivation(DIAGONAL), ["6", "8", ""])(),
 )
 C_i = PAPER.symbol("C_i", r"C_i", a**2 - b**2, real=True)
@@ -169,7 +181,7 @@ s_dot = PAPER.symbol("s_dot", r"\dot s_i", lambda: DIAGONAL.unit_time_derivative
 PAPER.claim(
     "sec2.lambda_balanced_mode",
     sp.Eq(s_dot, lam * sp.sqrt(C_i**2 + 4 * s_i**2) * (S_i - s_i)),
-    where="§2",
+    where=reconstructed("§4.1, App. C.2"),
     assume=("√(C² + 4s²) = a² + b² ≥ 0",),
     check=deferred(
         lambda: identities(
@@ -182,7 +194,7 @@ PAPER.claim(
 )
 
 
-# ---------------------------------------------------------------- §5 / App. H: Theorem 3, step by step
+# ---------------------------------------------------------------- §7 / App. H: Theorem 3, step by step
 def _appendix_h(tag: str) -> tuple[sp.Basic, Callable[[], Outcome]]:
     from proofs_check.papers.nam2025.claims_appH import appendix_h_checks
 
@@ -201,12 +213,13 @@ for tag in ("77", "78", "79–81", "72–73", "82–85", "86–87", "88", "89–
     PAPER.claim(
         f"appH.eq{tag.replace('–', '-')}",
         lambda tag=tag: _appendix_h(tag)[0],
-        where="App. H",
+        # eq. 76's γ₊ is the paper's (via a third-party transcription); every other step's display is reconstructed
+        where="App. H, Theorem 3" if tag == "76" else reconstructed("App. H, Theorem 3"),
         eq=tag,
         assume=(
-            Z > 0,
+            sp.Gt(Z, 0, evaluate=False),
             Sigma0 + S0 > 0,
-            "printed formula = the step derivations.solve derived, in the paper's notation",
+            "the reconstructed formula = the step derivations.solve derived, in the paper's notation",
         ),
         check=deferred(partial(_appendix_h_check, tag)),
     )
@@ -248,9 +261,9 @@ gamma_0 = PAPER.symbol("gamma(0)", r"\gamma(0)", lambda: DERIVATION().by_tag("74
 PAPER.claim(
     "appH.gamma0",
     sp.Eq(gamma_0, 0),
-    where="App. H, proof of Theorem 3",
+    where=reconstructed("App. H, proof of Theorem 3"),
     eq="74",
-    assume=APP_H,
+    assume=(*APP_H, S_POSITIVE),
     corrected=sp.Eq(gamma_0, 1),
 )
 
@@ -272,7 +285,7 @@ gdot0_printed = PAPER.symbol(
 PAPER.claim(
     "appH.monotone",
     sp.And(sp.Eq(gdot0, gdot0_printed), sp.Eq(gdot0, 2 * (S - S0) / Z), sp.Equivalent(gp > 1, S > S0)),
-    where="App. H, Theorem 3",
+    where=reconstructed("App. H, Theorem 3"),
     eq="74",
     assume=(*APP_H, "γ never crosses a root (uniqueness), so γ̇ keeps the sign of γ̇(0)"),
 )
@@ -287,7 +300,7 @@ PAPER.claim(
     "remark4.delta0",
     sp.Eq((gp + gm) / 2, S / (Delta0 + Sigma0)),
     where="App. H, Remark 4",
-    assume=(*APP_H, "Δ0 is undefined in the paper; read as D0 the printed centre is refuted"),
+    assume=(*APP_H, S_POSITIVE, "Δ0 is undefined in the paper; read as D0 the printed centre is refuted"),
     corrected=sp.Eq((gp + gm) / 2, S / (S0 + Sigma0)),
 )
 gddot0 = PAPER.symbol("gamma_ddot(0)", r"\ddot\gamma(0)", lambda: _derived_rates()[1])
@@ -315,7 +328,7 @@ PAPER.claim(
         sp.Implies(S > 0, sp.And(gp >= 2 * S / (Sigma0 + S0), 2 * S / (Sigma0 + S0) >= S / Sigma0)),
         sp.Implies(sp.And(S > 0, S0 >= 0), gp <= 1 + 2 * S / Sigma0),
     ),
-    where="App. H, Remark 5",
+    where=reconstructed("App. H, Remark 5"),
     assume=APP_H,
 )
 Sig_pos = PAPER.symbol("Sigma_0^+", r"\Sigma_0", positive=True)
@@ -327,7 +340,7 @@ PAPER.claim(
     assume=("S0 = 0",),
 )
 
-# ---------------------------------------------------------------- §7: hidden λ-balanced structure, ±1 init
+# ---------------------------------------------------------------- §7: hidden λ-balanced structure (derived), ±1 init
 Sigma_g = PAPER.symbol("Sigma(t)", r"\Sigma(t)", ((Sigma0 + S0) * g + (Sigma0 - S0) / g) / 2, real=True)
 theta_g = PAPER.symbol("theta_gamma", r"\theta(t)", ((Sigma0 + S0) * g - (Sigma0 - S0) / g) / 2, real=True)
 theta_g_dot = PAPER.symbol(
@@ -343,7 +356,8 @@ PAPER.claim(
         sp.Matrix([Sigma0**2 - S0**2, 2 * Sigma_g * (S - theta_g) / Z, lam_eff**2 + 4 * theta_g**2]),
         evaluate=False,
     ),
-    where="§7 (derived)",
+    where="§7, App. H",
+    derived=True,
     assume=("Σ(t) ≥ 0, so √(λ_eff² + 4θ²) = 2Σ(t) and θ̇ = Z⁻¹ √(λ_eff² + 4θ²)(S − θ)",),
 )
 sign = PAPER.symbol("sigma_i", r"\sigma_i", real=True)
@@ -354,7 +368,7 @@ ab_dot = PAPER.symbol(
 PAPER.claim(
     "eq16-17",
     sp.Eq(ab_dot, 2 * sign * ab_pm * (S - SCALAR.symbol("theta")) / Z),
-    where="§7",
+    where=reconstructed("§7"),
     eq="16–17",
     assume=(sp.Eq(sign**2, 1), "aᵢ(0), bᵢ(0) ∈ {±1}, so aᵢ = σᵢ bᵢ for all t; summed, θ̇ = 2Δθ(S − θ)/Z"),
 )
@@ -369,11 +383,13 @@ def _ntk_residual() -> sp.Expr:
 PAPER.claim(
     "sec6.ntk_scalar",
     "NTK of the scalar network: K(x, x') = Z⁻² Σᵢ (aᵢ² + bᵢ²) x x' = (2Σ/Z) x x' (width 3, explicitly)",
-    where="§6 (NTK table)",
+    where="§6, §7",
+    eq="15",
+    derived=True,
     check=deferred(lambda: identities([_ntk_residual()])),
 )
 
-# ---------------------------------------------------------------- degenerate cases and limits (spec §5)
+# ---------------------------------------------------------------- degenerate cases and limits (App. H)
 
 
 def _saddle() -> Outcome:
@@ -397,7 +413,9 @@ def _saddle() -> Outcome:
 PAPER.claim(
     "appH.degenerate.saddle",
     "Σ0 + 𝒮0 = 0 (all aᵢ(0) = −bᵢ(0)): the Riccati equation is linear; θ(t) = −(Σ0 − 𝒮0)/(2γ) ≤ 0 never reaches S > 0",
-    where="App. H",
+    # Theorem 3 assumes Σ0 + 𝒮0 > 0 without saying so: the degenerate case is not the paper's
+    where="App. H, Theorem 3",
+    derived=True,
     check=_saddle,
 )
 
@@ -427,7 +445,8 @@ q_fixed = PAPER.symbol("q_fixed", r"q(\gamma(0))", lambda: _fixed_point()[2])
 PAPER.claim(
     "appH.degenerate.fixed_point",
     sp.Eq(sp.Matrix([gdot0_fixed, gamma_fixed, q_fixed]), sp.Matrix([0, 1, 2 * (S - S0) / Z]), evaluate=False),
-    where="App. H",
+    where="App. H, Theorem 3",
+    derived=True,
     assume=(
         "S = 𝒮0: γ ≡ 1 is a fixed point",
         "derived: γ̇(0) at S = 𝒮0, the Riccati engine's γ(t) there, and its fixed-point condition q(γ(0)) = 0",
@@ -480,7 +499,7 @@ PAPER.experiment(
     _theorem3_error,
     quantity=rel_error,
     tolerance=1e-25,
-    where="App. H, Theorem 3",
+    where=reconstructed("App. H, Theorem 3"),
     eq="72–74",
     assume=("S above and below 𝒮0", "30-digit ODE: heyoka Taylor, else mpmath.odefun"),
 )

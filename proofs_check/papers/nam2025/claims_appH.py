@@ -1,14 +1,15 @@
-r"""Nam et al. 2025, App. H (Theorem 3, eqs 72–96): each printed formula against the step ``derivations.solve``
-derived for a model.
+r"""Nam et al. 2025, App. H (Theorem 3, eqs 72–96): each formula, as the spec reconstructs the displays lost from the
+available text (eq. 76's γ₊ as a third-party transcription gives it), against the step ``derivations.solve`` derived
+for a model.
 
 The paper states its formulas in its own notation, :math:`\Sigma_0 = (2Z)^{-1}\sum_i(a_i(0)^2 + b_i(0)^2)`,
 :math:`\mathcal S_0 = Z^{-1}\sum_i a_i(0)b_i(0)`, :math:`D_0 = \sqrt{S^2 + \Sigma_0^2 - \mathcal S_0^2}`,
 :math:`\gamma_\pm = (S \pm D_0)/(\Sigma_0 + \mathcal S_0)`. The derivation produces its own sums (the clock's
 coefficients, e.g. :math:`\theta^{[+1]} = \sum_i (a_i(0)+b_i(0))^2/(4Z)`); the paper's sums are expressed
-through them by matching summands (so the identification holds at every width), and then every printed formula
+through them by matching summands (so the identification holds at every width), and then every reconstructed formula
 must equal the derived object exactly. For the paper's model (``two_layer_scalar``) all hold; for a variant
-(other input moments, another target) the printed formulas are refuted with a counterexample, because the
-derived steps change while the printed ones cannot.
+(other input moments, another target) the reconstructed formulas are refuted with a counterexample, because the
+derived steps change while the reconstructed ones cannot.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def derived_clock_rates(model: Model) -> tuple[sp.Expr, sp.Expr]:
 
 
 def _printed(model: Model) -> dict[str, tuple[sp.Basic, str]]:
-    """Each App. H formula as printed (paper notation), with the derived object it is compared with."""
+    """Each App. H formula as reconstructed (paper notation), with the derived object it is compared with."""
     S, Z, theta = model.symbol("S"), model.symbol("Z"), model.symbol("theta")
     a, b = model.symbol("a"), model.symbol("b")
     a0, b0 = model.init_symbol("a"), model.init_symbol("b")
@@ -134,7 +135,7 @@ def _printed(model: Model) -> dict[str, tuple[sp.Basic, str]]:
 
 
 def _residuals(model: Model, cf: ClosedForm) -> dict[str, sp.Expr]:
-    """Printed minus derived, per tag, in the derivation's symbols (zero iff the printed formula holds)."""
+    """Reconstructed minus derived, per tag, in the derivation's symbols (zero iff the reconstructed formula holds)."""
     printed = {tag: relation for tag, (relation, _) in _printed(model).items()}
     notation = paper_notation(model, cf)
     ((clock, solution),) = cf.riccati.items()
@@ -201,7 +202,7 @@ def _sampler(model: Model, cf: ClosedForm) -> Callable[[int], dict[sp.Symbol, mp
 
 @cache
 def appendix_h_checks(model: Model) -> dict[str, tuple[sp.Basic, Callable[[], Outcome]]]:
-    """For every App. H tag, the printed formula and a check that it equals ``model``'s derived step: proved
+    """For every App. H tag, the reconstructed formula and a check that it equals ``model``'s derived step: proved
     exactly, or refuted with a 30-digit counterexample."""
     cf = model.closed_form
     residuals = _residuals(model, cf)
@@ -212,9 +213,11 @@ def appendix_h_checks(model: Model) -> dict[str, tuple[sp.Basic, Callable[[], Ou
         def check(residual: sp.Expr = residuals[tag], what: str = what) -> Outcome:
             proof = prove_zero(_canonical_radicals(residual))
             if proof.holds and proof.exact:
-                return Outcome.proved(proof.method, f"printed {what} = the derived step")
+                return Outcome.proved(proof.method, f"reconstructed {what} = the derived step")
             point = _counterexample(residual, sampler)
-            return Outcome.refuted("printed vs derived (30 digits)", point or {}, f"{what}: residual {proof.residual}")
+            return Outcome.refuted(
+                "reconstructed vs derived (30 digits)", point or {}, f"{what}: residual {proof.residual}"
+            )
 
         out[tag] = (relation, check)
     return out

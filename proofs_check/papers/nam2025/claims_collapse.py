@@ -47,7 +47,7 @@ PAPER.experiment(
     lambda: collapse_measure("rank"),
     quantity=PAPER.symbol("rank_gap", r"\sigma_{c+1}(XW_1)/\sigma_c(XW_1)", nonnegative=True),
     tolerance=1e-2,
-    where="§3, App. E",
+    where="§5.2, App. E",
     eq="13",
     assume=ASSUME,
 )
@@ -56,7 +56,7 @@ PAPER.experiment(
     lambda: collapse_measure("means"),
     quantity=PAPER.symbol("NC1", r"\mathrm{tr}\,\Sigma_W/\mathrm{tr}\,\Sigma_B", nonnegative=True),
     tolerance=1e-4,
-    where="§3, App. E",
+    where="§5.2, App. E",
     eq="13",
     assume=ASSUME,
 )

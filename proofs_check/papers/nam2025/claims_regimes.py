@@ -193,7 +193,7 @@ PAPER.claim(
         sp.Matrix([S, S**2 / 2, S / 2, 2]),
         evaluate=False,
     ),
-    where="§7 (NTK initialization)",
+    where="§7.1 (NTK initialization)",
     assume=(
         "Z = √p, a_i(0), b_i(0) = ±1 with θ(0) = 0 (p even), so Σ0 = √p: γ₊ − 1 = O(S/√p), lazy",
         "each weight moves O(p^(-1/2)), the NTK by O(S²/p); K(0) = 2Σ0/Z = 2 stays fixed",
@@ -227,6 +227,6 @@ PAPER.experiment(
     quantity=PAPER.symbol("delta_a", r"\partial\log\max_i|\Delta a_i|/\partial\log p", real=True),
     expected=-0.5,
     tolerance=0.05,
-    where="§7 (NTK initialization)",
+    where="§7.1 (NTK initialization)",
     assume=("Z = √p, ±1 starts with θ(0) = 0, S = 1",),
 )

@@ -10,6 +10,7 @@ from derivations import models
 from proofs_check.checkers import aligned_full_flow, closed_form_error, derivation_verified
 from proofs_check.claims import Outcome
 from proofs_check.paper import Paper
+from proofs_check.papers.saxe2014.structure import STRUCTURE
 
 MODES = models.get("deep_linear_whitened")
 PAPER = Paper(
@@ -21,6 +22,7 @@ PAPER = Paper(
     url="https://arxiv.org/abs/1312.6120",
     models=("deep_linear_whitened",),
     notation={"S": r"\rho_i", "a": "a_i", "b": "b_i"},
+    structure=STRUCTURE,
 )
 a, b, S = (MODES.symbol(n) for n in ("a", "b", "S"))
 t = sp.Symbol("t", nonnegative=True)
@@ -46,8 +48,7 @@ gap_dot = PAPER.symbol("gap_dot", r"\tfrac{d}{dt}(a_i - b_i)", lambda: MODES.uni
 PAPER.claim(
     "eq12.flow",
     sp.Eq(sp.Matrix([alpha_dot, gap_dot]), sp.Matrix([a * (S - a**2), -(S - a * b) * (a - b)]), evaluate=False),
-    where="eq 12 (Nam et al. 2025 eq 54)",
-    eq="54",
+    where="eq 12 (its flow; Nam et al. 2025 eq 54)",
     assume=("balanced modes: a_i = b_i = α_i in the first row",),
 )
 

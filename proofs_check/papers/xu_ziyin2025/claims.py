@@ -17,6 +17,7 @@ from derivations.models.layerwise_lr_linear import COSINES
 from derivations.models.layerwise_lr_matrix import layerwise_lr_matrix
 from proofs_check.checkers import all_of, closed_form_error, deferred, derivation_steps, identities
 from proofs_check.paper import Measurement, Paper
+from proofs_check.papers.xu_ziyin2025.structure import STRUCTURE
 
 LW = models.get("layerwise_lr_linear")
 PAPER = Paper(
@@ -27,6 +28,7 @@ PAPER = Paper(
     2025,
     url="https://arxiv.org/abs/2401.07085",
     models=("layerwise_lr_linear", "uv_model", "layerwise_lr_matrix", "power_activation"),
+    structure=STRUCTURE,
 )
 RECONSTRUCTED = "reconstructed"
 
@@ -36,15 +38,14 @@ TOPICS = {
     "§1 (Proposition 1)": "Proposition 1",
     "§2": "exact solution",
     "§2 (Theorem 1)": "Theorem 1",
-    "§2 (derived)": "Theorem 1 (derived)",
     "§2.1": "exact solution: conserved quantities",
     "§2.2": "exact solution: the one-dimensional variable",
     "§2.2 (Theorem 1)": "Theorem 1",
     "§2.3": "exact solution: weights",
     "§2.4": "output, norms, NTK and alignment",
     "§2.4 and §8": "alignment (and the public review)",
-    "§8": "public review",
-    "§8 (answer to reviewers)": "authors' answer to reviewers",
+    "§8": "alignment (the public review)",
+    "§8 (answer to reviewers)": "model and gradient flow (the authors' answer to reviewers)",
     "§4.1": "phase diagram: exponents",
     "§4.2": "phase diagram: Definition 1",
     "§4.3": "phase diagram: standard parametrisations",
@@ -57,7 +58,7 @@ TOPICS = {
     "§4.2, §5 (learning by disalignment)": "phase diagram: Definition 1, learning by disalignment",
     "§4.2, §5 (headline)": "phase diagram: Definition 1 (the headline)",
     "§4.1, §8 (paper eq. 14: the initial alignment)": "phase diagram: exponents (eq. 14, the initial alignment)",
-    "§4.6 (secondary summary: δ = 0.5, 1, 2)": "the δ table (δ = 0.5, 1, 2, per a secondary summary)",
+    "§4.6 (secondary summary: δ = 0.5, 1, 2)": "phase diagram: δ = 0.5, 1, 2 (per a secondary summary)",
 }
 """The paper's topic of each section of the package's reconstruction (the paper's body text was unavailable)."""
 
@@ -384,7 +385,11 @@ PAPER.claim(
     "sec2.alignment_differs",
     sp.Implies(sigma > 0, zeta_sq > tanh_sq),
     where=spec("§8"),
-    assume=(X > 0, 1 + X - sigma > 0, "ζ² = sinh²θ/(cosh²θ − S²/(PQ)) (sec2.alignment_cosine); θ ≠ 0, norms > 0"),
+    assume=(
+        sp.Gt(X, 0, evaluate=False),
+        1 + X - sigma > 0,
+        "ζ² = sinh²θ/(cosh²θ − S²/(PQ)) (sec2.alignment_cosine); θ ≠ 0, norms > 0",
+    ),
 )
 
 # ---------------------------------------------------------------- fixed point, equivalences, abc-symmetry
@@ -406,7 +411,8 @@ PAPER.claim(
     "equiv.two_layer_scalar",
     "layerwise_lr_linear ↔ two_layer_scalar: a = √η_w u, b = √η_u w, S = √(η_uη_w) b/(γ a), Z = 1, time γ² a t "
     "(η_u = η_w is the special case of equal rates); push-forward verified",
-    where=spec("§2 (derived)"),
+    where=spec("§2 (Theorem 1)"),
+    derived=True,
     check=lambda: derivation_steps(_map_lw().derivation(), [""])(),
 )
 PAPER.claim(

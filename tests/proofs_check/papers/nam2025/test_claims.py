@@ -149,3 +149,14 @@ def test_a_model_with_other_derived_rates_refutes_the_rate_claims(claim_id, monk
     monkeypatch.setattr(nam, "SCALAR", faster)
     monkeypatch.setattr(nam.PAPER, "_resolved", {})
     assert run_check(nam.PAPER[claim_id]).status is Status.REFUTED
+
+
+@pytest.mark.parametrize("claim_id", sorted(ERRATA))
+def test_errata_counterexamples_lie_inside_the_papers_assumptions(claim_id):
+    """The paper assumes S > 0 (and Σ0 + 𝒮0 > 0, Σ0 ≥ |𝒮0|): the printed form's counterexample must satisfy them
+    (it was S = −4.88 before issue 24)."""
+    outcome = run_check(nam.PAPER[claim_id])
+    witness = outcome.counterexample
+    target, s0, sigma0 = (float(witness[name]) for name in ("S", "S_0", "Sigma_0"))
+    assert outcome.status is Status.ERRATUM, outcome.detail
+    assert target > 0 and sigma0 + s0 > 0 and sigma0 >= abs(s0), witness

@@ -28,7 +28,7 @@ def test_statuses(check_statuses):
         ("xu_ziyin2025.alignment.", "xu_ziyin2025.disalignment."),
         PROVED,
         NUMERIC,
-        ("alignment.delta_table",),
+        ("alignment.delta.ntk", "alignment.delta.xavier", "alignment.delta.kaiming_fan_in"),
     )
 
 
@@ -79,14 +79,52 @@ def test_another_disalignment_condition_is_refuted():
     assert outcome.status is Status.REFUTED and "mismatches" in outcome.counterexample
 
 
-def test_the_quoted_deltas_are_not_the_derived_ones(monkeypatch):
+@pytest.fixture
+def small_sweep(monkeypatch):
     monkeypatch.setattr(al, "DELTA_WIDTHS", (100, 400, 1600))
     monkeypatch.setattr(al, "DELTA_SEEDS", range(60))
-    outcome = al.delta_table(al.QUOTED_DELTA)
-    assert outcome.status is Status.REFUTED and set(outcome.counterexample) == {"xavier", "kaiming_fan_in"}
+
+
+def test_one_delta_claim_per_parametrization_against_the_papers_values():
+    """Issue 24: no single δ table asserting the derived 1/2, 0, 3/2; one claim per parametrization, each stating
+    the paper's δ = 0.5, 1, 2."""
+    assert "xu_ziyin2025.alignment.delta_table" not in {c.id for c in PAPER.claims()}
+    for key, value in {"ntk": 0.5, "xavier": 1, "kaiming_fan_in": 2}.items():
+        statement = PAPER[f"alignment.delta.{key}"].statement
+        assert statement.rhs == sp.nsimplify(value), key
+
+
+def test_only_the_ntk_delta_is_reproduced(small_sweep):
+    """The paper's 0.5 (NTK) is reproduced; its 1 (Xavier) and 2 (Kaiming) are not this δ (fitted 0 and 3/2): those
+    claims are refuted with the fitted value, not supported."""
+    assert al.delta_row("ntk").status is Status.NUMERIC
+    for key, fitted in (("xavier", 0.0), ("kaiming_fan_in", 1.5)):
+        outcome = al.delta_row(key)
+        assert outcome.status is Status.REFUTED, outcome.detail
+        assert abs(float(outcome.counterexample[f"delta_{key}"]) - fitted) < 0.05
+
+
+def test_the_derived_deltas_are_supported(small_sweep):
+    assert all(al.delta_row(key, al.DERIVED_DELTA[key]).status is Status.NUMERIC for key in al.DERIVED_DELTA)
+
+
+def test_an_unknown_parametrization_is_refused():
+    with pytest.raises(ValueError, match="key"):
+        al.delta_row("lecun")
 
 
 @pytest.mark.slow
-def test_delta_table_is_supported():
-    outcome = run_check(PAPER["alignment.delta_table"])
-    assert outcome.status is Status.NUMERIC, outcome.detail
+def test_delta_claims_at_full_size():
+    statuses = {key: run_check(PAPER[f"alignment.delta.{key}"]).status for key in al.QUOTED_DELTA}
+    assert statuses == {"ntk": Status.NUMERIC, "xavier": Status.ERRATUM, "kaiming_fan_in": Status.ERRATUM}
+
+
+def test_the_unreproduced_deltas_are_errata(small_sweep):
+    """The paper's 1 and 2 refuted, the derived 0 and 3/2 supported: an erratum; the paper's 0.5 (NTK) as is."""
+    assert al.delta_claim("ntk").status is Status.NUMERIC
+    assert {al.delta_claim(k).status for k in ("xavier", "kaiming_fan_in")} == {Status.ERRATUM}
+
+
+def test_a_wrong_derived_delta_makes_the_erratum_an_error(small_sweep, monkeypatch):
+    monkeypatch.setitem(al.DERIVED_DELTA, "xavier", 0.5)
+    assert al.delta_claim("xavier").status is Status.ERROR
