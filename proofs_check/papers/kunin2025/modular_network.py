@@ -110,12 +110,14 @@ def fit_neurons(x: object, k: int) -> tuple[np.ndarray, np.ndarray]:
     ``cyclic_neurons`` for k < p/2; for the self-conjugate k = p/2 of an even p, two neurons (U, V, W) = (1, 1, T/4)
     and (1, -1, -T/4) with T = x^[p/2]/p (``span_neurons``): there <u, rho_a x> = (-1)^a, so the two squares
     ((-1)^a ± (-1)^b)² = 2 ± 2(-1)^(a+b) lose their constant part in the difference, which leaves
-    T (-1)^(a+b+c), the target's frequency-p/2 part (x^[p/2]/p)(-1)^(c-a-b). Returns (outputs, hidden) as
-    ``span_neurons``."""
+    T (-1)^(a+b+c), the target's frequency-p/2 part (x^[p/2]/p)(-1)^(c-a-b). A frequency absent from the template
+    (x^[k] = 0 to round-off) needs no neuron. Returns (outputs, hidden) as ``span_neurons``."""
     x = _template(x)
     p = len(x)
     if not (isinstance(k, (int, np.integer)) and 1 <= k <= p // 2):
         raise ValueError(f"k must be an integer frequency in [1, {p // 2}], got {k!r}")
+    if abs(np.fft.fft(x)[k]) < 1e-12 * np.linalg.norm(x) * p:
+        return np.zeros((0, p)), np.zeros((0, 2 * p))  # nothing to fit: no neuron
     if 2 * k != p:
         return cyclic_neurons(x, int(k))
     T = np.fft.fft(x)[k].real / p

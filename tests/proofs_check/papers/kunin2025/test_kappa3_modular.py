@@ -28,7 +28,7 @@ from proofs_check.papers.kunin2025.quadratic_problems import (
     quadratic_maximal_utility,
     teacher_problem,
 )
-from proofs_check.papers.kunin2025.reference_problems import modular_template
+from proofs_check.papers.kunin2025.reference_problems import authors_template, modular_template
 from proofs_check.papers.kunin2025.settings import modular_utility
 
 
@@ -91,6 +91,20 @@ def test_even_p_levels_are_the_network_loss_at_the_fits(p, seed) -> None:
     fit_alone = _loss(x, out, hid)
     assert np.isclose(fit_alone, 0.5 * (np.sum(x**2) - nyquist / 2), rtol=1e-12)
     assert abs(fit_alone - 0.5 * (np.sum(x**2) - nyquist)) > 1e-3 * fit_alone
+
+
+def test_authors_p20_template_levels_by_parseval() -> None:
+    """The authors' p = 20 template: ||x||² = (2·10² + 2·5² + 2·2.5²)/20 by Parseval, and fitting frequencies 1, 3, 5
+    removes 2·10²/20, 2·5²/20, 2·2.5²/20; the absent frequencies need no neuron."""
+    x = authors_template()
+    expected = 0.5 * np.array([262.5, 62.5, 12.5, 0.0]) / 20
+    assert np.allclose(plateau_levels(x)[:4], expected, rtol=1e-12, atol=1e-12)
+    assert np.allclose(plateau_levels(x)[4:], 0, atol=1e-12)
+    assert tuple(frequency_order(x)[:3]) == (1, 3, 5)
+    out, hid = fit_neurons(x, 2)
+    assert out.shape == (0, 20) and hid.shape == (0, 40)
+    with pytest.raises(ValueError, match="p must be"):
+        authors_template(8)
 
 
 def test_even_p_self_conjugate_level_by_lbfgs() -> None:
