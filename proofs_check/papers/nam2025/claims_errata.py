@@ -106,6 +106,8 @@ def gamma_range_check(corrected: sp.Basic = GAMMA_RANGE_CORRECTED) -> Outcome:
     left free, so the witness is a time); ``corrected`` (γ(t) lies between γ(0) = 1 and γ₊, above γ−: inside
     (γ−, γ+) iff S > 𝒮0, in (γ₊, 1] if S < 𝒮0) proved by z3 for all admissible values. Another ``corrected`` is a
     wrong variant, for tests."""
+    if not isinstance(corrected, (sp.logic.boolalg.Boolean, sp.core.relational.Relational)):
+        raise TypeError(f"corrected must be a SymPy relation or Boolean combination, got {type(corrected).__name__}")
     definitions = {sym: PAPER.definition(str(sym)) for sym in (gamma_t, gp, gm)}
     point = {**GAMMA_RANGE_POINT, D0: sp.sqrt(S**2 + Sigma0**2 - S0**2).xreplace(GAMMA_RANGE_POINT)}
 
@@ -143,6 +145,7 @@ def remark4_check(bound: sp.Expr = P0) -> Outcome:
     fails: refuted, with a boundary point as the witness. Corrected form: z3 proves
     :math:`S \le` bound ⟹ :math:`\ddot\gamma(t) \le 0` for all t ≥ 0, and :math:`S >` bound ⟹ :math:`\ddot\gamma(0) > 0`
     (convex at the start, so not concave)."""
+    bound = sp.sympify(bound, strict=True)
     assumptions = (*SETTING, S > S0)
     at_boundary = inequality(sp.Implies(sp.Eq(S, P0), _gamma_ddot() <= 0), assumptions, what="S = Σ0 + 𝒮0")()
     if at_boundary.status is Status.PROVED:
@@ -232,6 +235,7 @@ def theorem3_check(limit: sp.Expr = S) -> Outcome:
     θ(∞) = 0 and by the derived flow integrated numerically (θ ≤ 0 throughout); corrected "with
     :math:`\Sigma_0 + \mathcal S_0 > 0`, θ(t) → ``limit``" (S; another ``limit`` is a wrong variant, for tests),
     proved exactly from the derived θ at the attracting root."""
+    limit = sp.sympify(limit, strict=True)
     generic, degenerate = _limits()
     top, gap = _degenerate_flow()
     if sp.simplify(degenerate - S) != 0 and top <= 1e-12 and gap > 0.5:
@@ -303,7 +307,9 @@ def feature_check(constant: object = None, power: str = "p") -> Outcome:
     :math:`\lim` ``power`` :math:`\cdot\,\Delta\phi_i =` ``constant`` for both kinds of unit (``power`` ``"p"``,
     constant S: the feature moves S/p, while each weight moves S/(2√p)); another constant or power is a wrong
     variant, for tests."""
-    constant = S if constant is None else sp.sympify(constant)
+    if power not in ("p", "sqrt(p)"):
+        raise ValueError(f"power must be 'p' or 'sqrt(p)', got {power!r}")
+    constant = S if constant is None else sp.sympify(constant, strict=True)
     limits = feature_motion()
     half = {k: v for k, v in limits.items() if k.startswith("feature sqrt(p)")}
     found = {k: v for k, v in limits.items() if k.startswith(f"feature {power} ")}

@@ -85,6 +85,10 @@ def test_feature_motion_limits_and_wrong_scalings():
     assert sp.simplify(limits["feature p aligned"] - S) == 0 and sp.simplify(limits["feature p opposed"] - S) == 0
     assert _corrected_refuted(errata.feature_check(S / 2))
     assert _corrected_refuted(errata.feature_check(S, power="sqrt(p)"))
+    with pytest.raises(ValueError, match="power"):
+        errata.feature_check(S, power="p^2")
+    with pytest.raises(TypeError, match="corrected"):
+        errata.gamma_range_check("γ < γ+")  # type: ignore[arg-type]
 
 
 def test_alpha_definition_printed_refuted_and_wrong_rate_refuted():
