@@ -368,6 +368,18 @@ PAPER.claim(
     check=check("_plateau_levels"),
 )
 PAPER.claim(
+    "modular.plateau_levels.even_p",
+    "Even p (the authors' p = 20): the levels are ℓ_K = ½(‖x‖² − Σ_{j≤K} P_{k_j}) with P_{p/2} = |x̂_{p/2}|²/p for the "
+    "self-conjugate frequency p/2 (counted once); 6 cyclic neurons per frequency k < p/2 and 2 for p/2 reach them",
+    where="§5 (modular addition)",
+    assume=(
+        "p = 20: a random template (modular_template(20), frequency 10 present) and the authors' template "
+        "(x̂₁ = 10, x̂₃ = 5, x̂₅ = 2.5; modsum-agf.ipynb)",
+        "loss ½ mean over the p² pairs of ‖y − f‖²",
+    ),
+    check=check("_plateau_levels_even"),
+)
+PAPER.claim(
     "modular.eq9_bound",
     "Modular addition: measured GF jump times satisfy eq. 9, τ_k − τ_{k−1} ≥ α/(3U*_k max_{i∈D}‖θᵢ(τ_{k−1})‖) with "
     "U*_k Theorem 5.1's maximal utility at the k-th largest |x̂_k|",

@@ -5,8 +5,10 @@
 Data: for (a, b) in Z_p², input (rho_a x, rho_b x) (length 2p), target rho_{a+b} x (length p), with (rho_a x)_j =
 x_{j-a}; the network is ``two_layer.Network`` with the quadratic activation: neuron i has hidden weights (u_i, v_i)
 and output weights w_i. Loss (1/2p²) sum_{a,b} ||y - f||² (the package's convention; [C]'s mean-MSE is 2/p times it).
-Fourier convention x^[k] = sum_j x_j e^{-2 pi i j k / p} (``numpy.fft``); frequencies k = 1..(p-1)/2 for odd p, with
-the two-sided power P_k = 2|x^[k]|²/p, so that sum_k P_k = ||x||² for a mean-zero template.
+Fourier convention x^[k] = sum_j x_j e^{-2 pi i j k / p} (``numpy.fft``); frequencies k = 1..floor(p/2), with the
+two-sided power P_k = 2|x^[k]|²/p for k < p/2 and, for even p (the authors use p = 20), the one-sided power
+P_{p/2} = |x^[p/2]|²/p of the self-conjugate frequency p/2 (x^[p/2] is real, its part of x is (x^[p/2]/p)(-1)^j), so
+that sum_k P_k = ||x||² for a mean-zero template (Parseval) for every p.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from proofs_check.papers.kunin2025.modular import _shifts, _template
 
 __all__ = [
     "cyclic_neurons",
+    "fit_neurons",
     "frequency_component",
     "frequency_order",
     "frequency_powers",
@@ -40,12 +43,14 @@ def modular_data(x: object) -> tuple[np.ndarray, np.ndarray]:
 
 
 def frequency_powers(x: object) -> np.ndarray:
-    """P_k = 2|x^[k]|²/p for k = 1..(p-1)/2 (index k - 1); p must be odd (no self-conjugate frequency p/2)."""
+    """P_k for k = 1..floor(p/2) (index k - 1): 2|x^[k]|²/p, and |x^[p/2]|²/p for the self-conjugate frequency p/2 of
+    an even p (frequencies k and p - k are one there, so its energy is counted once)."""
     x = _template(x)
     p = len(x)
+    powers = 2 * np.abs(np.fft.fft(x)[1 : p // 2 + 1]) ** 2 / p
     if p % 2 == 0:
-        raise ValueError(f"the template length p must be odd, got {p}")
-    return 2 * np.abs(np.fft.fft(x)[1 : (p - 1) // 2 + 1]) ** 2 / p
+        powers[-1] /= 2
+    return powers
 
 
 def frequency_order(x: object) -> np.ndarray:
@@ -54,8 +59,8 @@ def frequency_order(x: object) -> np.ndarray:
 
 
 def plateau_levels(x: object) -> np.ndarray:
-    """l_K = ½ (||x||² - sum of the K largest P_k), K = 0..(p-1)/2: the loss with the K dominant frequencies fully
-    fit."""
+    """l_K = ½ (||x||² - sum of the K largest P_k), K = 0..floor(p/2): the loss with the K dominant frequencies fully
+    fit (``fit_neurons`` reaches each level; even p included)."""
     powers = np.sort(frequency_powers(x))[::-1]
     x = _template(x)
     # the last level is 0 up to round-off: clipped so that the levels are losses (>= 0)
@@ -92,10 +97,31 @@ def cyclic_neurons(x: object, k: int, n: int = 6, s: int = 1, t: int = 4) -> tup
     (s, t, n) = (1, 4, 6) every unwanted harmonic cancels (``cyclic_fit``): frequency k is fit exactly."""
     x = _template(x)
     p = len(x)
+    if 2 * k == p:
+        raise ValueError(f"k = p/2 = {k} is self-conjugate: its harmonic algebra differs, use fit_neurons")
     j = np.arange(n)
     U, V = np.exp(2j * np.pi * s * j / n), np.exp(2j * np.pi * t * j / n)
     T = 2 * np.fft.fft(x)[k] / p
     return span_neurons(x, k, U, V, 2 * T / n * U * V)
+
+
+def fit_neurons(x: object, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Neurons that fit frequency k exactly (their outputs sum to the frequency-k part of every target): the six
+    ``cyclic_neurons`` for k < p/2; for the self-conjugate k = p/2 of an even p, two neurons (U, V, W) = (1, 1, T/4)
+    and (1, -1, -T/4) with T = x^[p/2]/p (``span_neurons``): there <u, rho_a x> = (-1)^a, so the two squares
+    ((-1)^a ± (-1)^b)² = 2 ± 2(-1)^(a+b) lose their constant part in the difference, which leaves
+    T (-1)^(a+b+c), the target's frequency-p/2 part (x^[p/2]/p)(-1)^(c-a-b). A frequency absent from the template
+    (x^[k] = 0 to round-off) needs no neuron. Returns (outputs, hidden) as ``span_neurons``."""
+    x = _template(x)
+    p = len(x)
+    if not (isinstance(k, (int, np.integer)) and 1 <= k <= p // 2):
+        raise ValueError(f"k must be an integer frequency in [1, {p // 2}], got {k!r}")
+    if abs(np.fft.fft(x)[k]) < 1e-12 * np.linalg.norm(x) * p:
+        return np.zeros((0, p)), np.zeros((0, 2 * p))  # nothing to fit: no neuron
+    if 2 * k != p:
+        return cyclic_neurons(x, int(k))
+    T = np.fft.fft(x)[k].real / p
+    return span_neurons(x, int(k), [1.0, 1.0], [1.0, -1.0], [T / 4, -T / 4])
 
 
 def span_fraction(x: object, k: int, m: int, starts: int = 20, seed: int = 0) -> float:
@@ -147,8 +173,8 @@ def frequency_component(x: object, k: int) -> np.ndarray:
     template is the maximal utility of a frequency-k neuron against a residual whose frequency-k part is x's."""
     x = _template(x)
     p = len(x)
-    if not (isinstance(k, (int, np.integer)) and 1 <= k <= (p - 1) // 2):
-        raise ValueError(f"k must be an integer frequency in [1, {(p - 1) // 2}], got {k!r}")
+    if not (isinstance(k, (int, np.integer)) and 1 <= k <= p // 2):
+        raise ValueError(f"k must be an integer frequency in [1, {p // 2}], got {k!r}")
     spectrum = np.fft.fft(x)
     mask = np.zeros(p, dtype=bool)
     mask[[k, p - k]] = True

@@ -40,3 +40,16 @@ def modular_template(p: int = 13, seed: int = 13) -> np.ndarray:
     """A random mean-centred template x in R^p."""
     x = np.random.default_rng(seed).normal(size=p)
     return x - x.mean()
+
+
+def authors_template(p: int = 20) -> np.ndarray:
+    """The authors' fixed modular-addition template (``generate_fixed_template`` of ``modsum-agf.ipynb`` in
+    danielkunin/alternating-gradient-flows, used with p = 20): x^[1] = 10, x^[3] = 5, x^[5] = 2.5 and their
+    conjugates, every other frequency 0, mean-centred."""
+    if not (isinstance(p, int) and p >= 11):
+        raise ValueError(f"p must be an integer >= 11 (frequencies 1, 3, 5 and their conjugates), got {p!r}")
+    spectrum = np.zeros(p, dtype=complex)
+    for k, amplitude in ((1, 10.0), (3, 5.0), (5, 2.5)):
+        spectrum[k] = spectrum[-k] = amplitude
+    x = np.fft.ifft(spectrum).real
+    return x - x.mean()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import cache
 
 import sympy as sp
 
@@ -144,27 +145,36 @@ PAPER.claim(
 p = PAPER.symbol("p", "p", positive=True)
 
 
-def _ntk_limits() -> tuple[sp.Expr, ...]:
+@cache
+def ntk_states() -> tuple[sp.Expr, sp.Symbol, dict[str, dict[str, sp.Expr]]]:
     """At width p with ±1 starts (p/2 units a = b = 1, p/2 units a = −b = 1, so θ(0) = 0) and Z = √p, from the
-    derived closed form of two_layer_scalar: γ₊, K(∞)/K(0) (K ∝ Σ(a² + b²)), a(∞) − a(0) of a unit a = b = 1, and the
-    initial NTK coefficient K(0) = Z⁻² Σ(a² + b²)."""
+    derived closed form of two_layer_scalar: γ₊, the clock symbol, and each kind of unit's ``{"a": …, "b": …}``
+    along the clock (kinds ``"aligned"``: a(0) = b(0) = 1, ``"opposed"``: a(0) = −b(0) = 1)."""
     cf = SCALAR.closed_form
     ((clock, solution),) = cf.riccati.items()
     a0, b0, Z_ = cf.init["a"], cf.init["b"], SCALAR.symbol("Z")
-    aligned, opposed = {a0: 1, b0: 1}, {a0: 1, b0: -1}
+    starts = {"aligned": {a0: 1, b0: 1}, "opposed": {a0: 1, b0: -1}}
 
     def total(summand: sp.Expr) -> sp.Expr:
-        return p / 2 * (summand.xreplace(aligned) + summand.xreplace(opposed))
+        return p / 2 * sum(summand.xreplace(start) for start in starts.values())
 
     sums = {s: total(summand) for s, summand in cf.sums.items()}
     width = {Z_: sp.sqrt(p), SCALAR.symbol("S"): S}
     root = solution.definitions[solution.r_plus].xreplace(sums).xreplace(width)
     state = {n: e.xreplace(sums).xreplace(width) for n, e in cf.in_initial_values().items()}
+    units = {kind: {n: e.xreplace(start) for n, e in state.items()} for kind, start in starts.items()}
+    return root, clock, units
+
+
+def _ntk_limits() -> tuple[sp.Expr, ...]:
+    """From ``ntk_states``: γ₊, K(∞)/K(0) (K ∝ Σ(a² + b²)), a(∞) − a(0) of a unit a = b = 1, and the initial NTK
+    coefficient K(0) = Z⁻² Σ(a² + b²)."""
+    root, clock, units = ntk_states()
     norm = {
-        when: total((state["a"] ** 2 + state["b"] ** 2).xreplace({clock: value}))
+        when: p / 2 * sum((u["a"] ** 2 + u["b"] ** 2).xreplace({clock: value}) for u in units.values())
         for when, value in (("0", 1), ("oo", root))
     }
-    moved = state["a"].xreplace({clock: root}).xreplace(aligned) - 1
+    moved = units["aligned"]["a"].xreplace({clock: root}) - 1
     return root, norm["oo"] / norm["0"], moved, norm["0"] / p
 
 

@@ -43,6 +43,7 @@ EXPECTED = {
     "kunin2025.modular.theorem5_2.single_neuron": Status.PROVED,
     "kunin2025.modular.theorem5_2.six_neurons": Status.PROVED,
     "kunin2025.modular.plateau_levels": Status.NUMERIC,
+    "kunin2025.modular.plateau_levels.even_p": Status.NUMERIC,
 }
 SLOW = {
     "kunin2025.modular.theorem5_2.fractions": Status.NUMERIC,
@@ -161,6 +162,18 @@ def test_wrong_fractions_and_levels_are_refuted(paper, monkeypatch) -> None:
     correct = kunin2025.plateau_levels
     monkeypatch.setattr(kunin2025, "plateau_levels", lambda x: correct(x) * 1.001)
     assert run_check(paper["modular.plateau_levels"]).status is Status.REFUTED
+    assert run_check(paper["modular.plateau_levels.even_p"]).status is Status.REFUTED
+
+
+def test_even_p_levels_with_the_self_conjugate_power_counted_twice_are_refuted(paper, monkeypatch) -> None:
+    def twice(x):
+        p = len(x)
+        powers = np.sort(2 * np.abs(np.fft.fft(x)[1 : p // 2 + 1]) ** 2 / p)[::-1]
+        return 0.5 * (np.sum(x**2) - np.concatenate([[0.0], np.cumsum(powers)]))
+
+    assert run_check(paper["modular.plateau_levels.even_p"]).status is Status.NUMERIC
+    monkeypatch.setattr(kunin2025, "plateau_levels", twice)
+    assert run_check(paper["modular.plateau_levels.even_p"]).status is Status.REFUTED
 
 
 def test_plateau_criterion_needs_falling_errors() -> None:

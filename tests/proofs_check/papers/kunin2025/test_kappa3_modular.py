@@ -12,6 +12,7 @@ from numerics.alternating.two_layer import Network
 from proofs_check.papers.kunin2025.modular import maximal_utility
 from proofs_check.papers.kunin2025.modular_network import (
     cyclic_neurons,
+    fit_neurons,
     frequency_component,
     frequency_order,
     frequency_powers,
@@ -27,7 +28,7 @@ from proofs_check.papers.kunin2025.quadratic_problems import (
     quadratic_maximal_utility,
     teacher_problem,
 )
-from proofs_check.papers.kunin2025.reference_problems import modular_template
+from proofs_check.papers.kunin2025.reference_problems import authors_template, modular_template
 from proofs_check.papers.kunin2025.settings import modular_utility
 
 
@@ -66,8 +67,52 @@ def test_span_neurons_and_frequency_component() -> None:
     assert np.allclose(np.delete(spectrum, [k, 7 - k], axis=1), 0, atol=1e-12)
     with pytest.raises(ValueError, match="k must be"):
         frequency_component(x, 4)
-    with pytest.raises(ValueError, match="odd"):
-        frequency_powers(modular_template(p=6))
+    with pytest.raises(ValueError, match="self-conjugate"):
+        cyclic_neurons(modular_template(p=6), 3)
+    with pytest.raises(ValueError, match="k must be"):
+        fit_neurons(modular_template(p=6), 4)
+
+
+@pytest.mark.parametrize(("p", "seed"), [(8, 2), (20, 13)])
+def test_even_p_levels_are_the_network_loss_at_the_fits(p, seed) -> None:
+    """Even p (the authors use p = 20): each level is the network's own loss with the dominant frequencies fit, the
+    self-conjugate p/2 by two neurons; its power counted twice (the odd-p formula 2|x^[p/2]|²/p) is refuted."""
+    x = modular_template(p=p, seed=seed)
+    levels, order, powers = plateau_levels(x), frequency_order(x), frequency_powers(x)
+    assert len(levels) == p // 2 + 1 and np.isclose(np.sum(powers), np.sum(x**2))
+    outputs, hidden = [np.zeros((1, p))], [np.zeros((1, 2 * p))]
+    for K, k in enumerate(order, start=1):
+        out, hid = fit_neurons(x, int(k))
+        outputs.append(out)
+        hidden.append(hid)
+        assert np.isclose(_loss(x, np.vstack(outputs), np.vstack(hidden)), levels[K], rtol=1e-12, atol=1e-13), K
+    nyquist = 2 * np.abs(np.fft.fft(x)[p // 2]) ** 2 / p
+    out, hid = fit_neurons(x, p // 2)
+    fit_alone = _loss(x, out, hid)
+    assert np.isclose(fit_alone, 0.5 * (np.sum(x**2) - nyquist / 2), rtol=1e-12)
+    assert abs(fit_alone - 0.5 * (np.sum(x**2) - nyquist)) > 1e-3 * fit_alone
+
+
+def test_authors_p20_template_levels_by_parseval() -> None:
+    """The authors' p = 20 template: ||x||² = (2·10² + 2·5² + 2·2.5²)/20 by Parseval, and fitting frequencies 1, 3, 5
+    removes 2·10²/20, 2·5²/20, 2·2.5²/20; the absent frequencies need no neuron."""
+    x = authors_template()
+    expected = 0.5 * np.array([262.5, 62.5, 12.5, 0.0]) / 20
+    assert np.allclose(plateau_levels(x)[:4], expected, rtol=1e-12, atol=1e-12)
+    assert np.allclose(plateau_levels(x)[4:], 0, atol=1e-12)
+    assert tuple(frequency_order(x)[:3]) == (1, 3, 5)
+    out, hid = fit_neurons(x, 2)
+    assert out.shape == (0, 20) and hid.shape == (0, 40)
+    with pytest.raises(ValueError, match="p must be"):
+        authors_template(8)
+
+
+def test_even_p_self_conjugate_level_by_lbfgs() -> None:
+    """Independent of fit_neurons: L-BFGS over neurons in the span of frequency p/2 (the real network's loss) fits
+    all of P_{p/2} with two neurons and half of it with one."""
+    x = modular_template(p=8, seed=2)
+    assert abs(span_fraction(x, 4, 2, starts=2)) < 1e-8
+    assert abs(span_fraction(x, 4, 1, starts=2) - 0.5) < 1e-8
 
 
 def test_single_neuron_fraction_numerically() -> None:

@@ -25,8 +25,9 @@ OWN_TESTS = (
     "nam2025.grokking.",
     "nam2025.sec7.ntk_scaling",
     "nam2025.collapse.",
+    "nam2025.errata.",
 )
-"""Claims tested in test_nam2025_emergence and test_nam2025_regimes."""
+"""Claims tested in test_nam2025_emergence, test_nam2025_regimes and test_errata."""
 
 
 @pytest.fixture(scope="module")
