@@ -1,5 +1,5 @@
-r"""Claims of Nam et al. 2025, §4.2: the loss staircase of the diagonal linear network (eq 6) from a small balanced
-start, with plateau levels :math:`\tfrac12\sum_{j>k}\lambda_jS_j^2` (modes ordered by decreasing
+r"""Claims of Nam et al. 2025, §4.2 and §5.1: the loss staircase of the diagonal linear network (eq 6) from a small
+balanced start, with plateau levels :math:`\tfrac12\sum_{j>k}\lambda_jS_j^2` (modes ordered by decreasing
 :math:`S_j\lambda_j`, §5.1).
 
 Derived here from the decoupled modes' closed forms (eq 9): a mode's share of the loss,
@@ -10,6 +10,10 @@ the limits of :math:`\ell_i` just before (:math:`\tau = \tau_i/(1+\varepsilon)`)
 (:math:`\tau = \tau_i(1+\varepsilon)`), for every :math:`\varepsilon > 0`. The loss being the sum of the modes'
 shares, between the :math:`k`-th and :math:`(k+1)`-th thresholds it sits at :math:`\tfrac12\sum_{j>k}\lambda_jS_j^2`.
 The numeric claim compares that level with the loss of the integrated flow.
+
+§5.1: the matrix network's task-aligned modes (eq 12: eq 9 with :math:`S_i\to\rho_i`, :math:`\lambda_i\to1`) are
+learned in decreasing order of the singular values :math:`\rho_i` of :math:`\Sigma_{xy}`: the half-time ratio from
+the derived closed form of ``deep_linear_whitened``, and gradient descent on the full weight matrices.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from proofs_check.papers.nam2025 import claims_emergence as em
 from proofs_check.papers.nam2025.claims import PAPER
 from proofs_check.papers.nam2025.half_time import START, TARGET, half_time
 
-__all__ = ["mode_limits", "plateau_check"]
+__all__ = ["mode_limits", "plateau_check", "rho_order"]
 
 DIAGONAL = models.get("diagonal_linear_network")
 S, w0, lam = TARGET, START, DIAGONAL.symbol("lam")
@@ -124,4 +128,68 @@ PAPER.claim(
     assume=(f"(S, λ) = {MODES}; a(0) = b(0) = 10⁻¹² (w_0 = {SMALL:g}); loss at the midpoints in τ = t/ln(1/w_0)",),
     check=plateau_check,
     shared_work="nam2025.sec5",
+)
+
+
+# ---------------------------------------------------------------- §5.1: the matrix network's modes in order of ρ
+WHITENED = models.get("deep_linear_whitened")
+rho_i, rho_j = (PAPER.symbol(f"rho_{i}", rf"\rho_{i}", positive=True) for i in "ij")
+t_rho_i, t_rho_j = (
+    PAPER.symbol(f"t_1/2,rho_{i}", rf"t_{{1/2}}(\rho_{i})", lambda r=r: half_time(WHITENED).t_half.xreplace({S: r}))
+    for i, r in (("i", rho_i), ("j", rho_j))
+)
+PAPER.claim(
+    "sec5.rho_ordering",
+    sp.Eq(sp.Limit(t_rho_i / t_rho_j, w0, 0), rho_j / rho_i),
+    where="§5.1 (the modes of the matrix network; the half-time ratio derived here)",
+    eq="12",
+    assume=(
+        "Σxx = I, Σxy = U diag(ρ) Vᵀ: task-aligned balanced modes α_i(0)² = w_0 of deep_linear_whitened, ρ_i > 0",
+        "t_1/2 solved from the derived closed form: at small init the mode with the larger ρ is learned first",
+    ),
+    check=lambda: em.with_steps(WHITENED, "sec5.rho_ordering")(),
+    shared_work="nam2025.appC3",
+)
+RHOS = (3.0, 1.0, 2.0)
+"""The singular values ρ_i of Σxy of the numeric check (d = 4 inputs, c = 3 outputs, width 3)."""
+
+
+def rho_order(key: Callable[[float], float] = lambda rho: rho) -> Outcome:
+    """Full-batch gradient descent on the weight matrices (numerics.matrix_gradient_descent, lr 0.01) of the linear
+    network f(x) = W₂ᵀW₁ᵀx with Σxx = I and Σxy = U diag(RHOS) Vᵀ (random orthonormal U, V), from a random start of
+    scale 10⁻⁴: the modes' strengths u_iᵀW₁W₂v_i reach ρ_i/2 in decreasing order of ``key(ρ_i)``."""
+    import numpy as np
+
+    from numerics.linear_network import matrix_gradient_descent
+    from proofs_check.papers.nam2025.emergence import crossing_times
+
+    rng = np.random.default_rng(0)
+    d, c, width, lr, chunk = 4, len(RHOS), 3, 0.01, 10
+    U = np.linalg.qr(rng.standard_normal((d, d)))[0][:, :c]
+    V = np.linalg.qr(rng.standard_normal((c, c)))[0]
+    rho = np.array(RHOS)
+    Sxy = U @ np.diag(rho) @ V.T
+    W1, W2 = 1e-4 * rng.standard_normal((d, width)), 1e-4 * rng.standard_normal((width, c))
+    times, strengths = [0.0], [np.einsum("di,de,ec,ci->i", U, W1, W2, V)]
+    while times[-1] < 12.0:
+        W1, W2 = matrix_gradient_descent(W1, W2, np.eye(d), Sxy, lr, chunk)
+        times.append(times[-1] + lr * chunk)
+        strengths.append(np.einsum("di,de,ec,ci->i", U, W1, W2, V))
+    half = crossing_times(np.array(times), np.array(strengths) / rho, 0.5)
+    order, predicted = np.argsort(half).tolist(), np.argsort([-key(r) for r in RHOS]).tolist()
+    detail = f"ρ = {RHOS}: half-times {np.round(half, 3).tolist()}, order {order}, predicted {predicted}"
+    if order != predicted:
+        return Outcome.refuted(
+            "gradient descent on the matrix network", {"order": order, "predicted": predicted}, detail
+        )
+    return Outcome.numeric("gradient descent on the weight matrices (d = 4, c = 3, width 3, lr 0.01)", detail)
+
+
+PAPER.claim(
+    "sec5.rho_ordering.numeric",
+    "The matrix network's modes (singular directions of Σxy) are learned in decreasing order of ρ_i",
+    where="§5.1",
+    eq="12",
+    assume=(f"Σxx = I, ρ = {RHOS}, random orthonormal U, V and random start of scale 10⁻⁴ (seed 0)",),
+    check=rho_order,
 )

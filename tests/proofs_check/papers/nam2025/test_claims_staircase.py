@@ -50,3 +50,16 @@ def test_wrong_mode_limits_are_refuted(wrong):
 )
 def test_the_integrated_loss_refutes_other_levels_and_orders(variant):
     assert st.plateau_check(**variant).status is Status.REFUTED
+
+
+def test_rho_ordering_statuses(check_statuses):
+    check_statuses("nam2025", ("nam2025.sec5.rho_ordering",), {"sec5.rho_ordering"}, {"sec5.rho_ordering.numeric"})
+
+
+def test_the_inverse_half_time_ratio_is_refuted():
+    wrong = sp.Eq(sp.Limit(st.t_rho_i / st.t_rho_j, st.w0, 0), st.rho_i / st.rho_j)
+    assert run_check(PAPER.variant("sec5.rho_ordering", wrong)).status is Status.REFUTED
+
+
+def test_gradient_descent_refutes_the_reversed_order():
+    assert st.rho_order(lambda rho: -rho).status is Status.REFUTED
