@@ -258,6 +258,13 @@ def slope_check(resource: str, exponent: Callable[[float], float] | None = None)
     return Outcome.numeric(method, detail)
 
 
+SUMMED = {
+    "time": f"all skills: the first {SKILLS} by the closed form, the rest unlearned (Hurwitz ζ)",
+    "data": f"all skills: the first {SKILLS} by the derived ℓ_k, the rest unlearned (Hurwitz ζ)",
+    "parameters": "the skills k > p, exactly (Hurwitz ζ)",
+}
+
+
 def _slope_check(resource: str) -> Callable[[], Outcome]:
     return lambda: slope_check(resource)
 
@@ -268,7 +275,10 @@ for resource in RESOURCES:
         f"The exact loss summed over skills has the log-log slope of §4.4's exponent in {RESOURCES[resource]}",
         where="§4.4 (scaling laws)",
         eq="11",
-        assume=(f"all skills (explicit to {SKILLS}), P_s ∝ k^{{-(α+1)}}, α ∈ {ALPHAS}, S = 1, w_0 = 10⁻⁴",),
+        assume=(
+            SUMMED[resource],
+            f"P_s(k) = k^{{-(α+1)}}/ζ(α+1), α ∈ {ALPHAS}, S = 1, w_0 = 10⁻⁴; {resource} ∈ {RANGES[resource]}",
+        ),
         check=_slope_check(resource),
         shared_work="nam2025.emergence",
     )
