@@ -25,8 +25,13 @@ OWN_TESTS = (
     "nam2025.grokking.",
     "nam2025.sec7.ntk_scaling",
     "nam2025.collapse.",
+    "nam2025.scaling.",
+    "nam2025.staircase.",
+    "nam2025.sec5.rho_ordering",
+    "nam2025.sec7.downscaling.",
 )
-"""Claims tested in test_nam2025_emergence and test_nam2025_regimes."""
+"""Claims tested in test_claims_emergence, test_claims_regimes, test_claims_scaling, test_claims_staircase and
+test_claims_downscaling."""
 
 
 @pytest.fixture(scope="module")
