@@ -26,8 +26,13 @@ OWN_TESTS = (
     "nam2025.sec7.ntk_scaling",
     "nam2025.collapse.",
     "nam2025.errata.",
+    "nam2025.scaling.",
+    "nam2025.staircase.",
+    "nam2025.sec5.rho_ordering",
+    "nam2025.sec7.downscaling.",
 )
-"""Claims tested in test_nam2025_emergence, test_nam2025_regimes and test_errata."""
+"""Claims tested in test_claims_emergence, test_claims_regimes, test_errata, test_claims_scaling,
+test_claims_staircase and test_claims_downscaling."""
 
 
 @pytest.fixture(scope="module")
