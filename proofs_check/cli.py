@@ -258,9 +258,7 @@ def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
             find_pdflatex()  # before the checks, so that a missing TeX is reported at once
         progress = Progress(sys.stderr, len(claims))
         try:
-            records = run_claims(
-                claims, progress, jobs=args.jobs, timeout=args.timeout, expected=load_timings()
-            )
+            records = run_claims(claims, progress, jobs=args.jobs, timeout=args.timeout, expected=load_timings())
         finally:
             progress.close()
         results = run_control(args.jobs, args.timeout)

@@ -111,9 +111,7 @@ class Outcome:
     ) -> Outcome:
         """The claim is false, by ``routes``; keys and values of ``counterexample`` are stored as strings."""
         witness = {str(name): str(value) for name, value in counterexample.items()}
-        return cls(
-            Status.REFUTED, method, detail, witness, routes=_routes(routes), self_referential=self_referential
-        )
+        return cls(Status.REFUTED, method, detail, witness, routes=_routes(routes), self_referential=self_referential)
 
     @classmethod
     def erratum(cls, printed_outcome: Outcome, corrected_outcome: Outcome, printed: str, corrected: str) -> Outcome:
@@ -181,4 +179,3 @@ class Outcome:
 def _routes(routes: Iterable[str]) -> tuple[str, ...]:
     """``routes`` in order, each once."""
     return tuple(dict.fromkeys(routes))
-

@@ -677,7 +677,11 @@ def network_helper_cases(draw: st.DrawFn) -> Case:
         def check(result: object) -> str | None:
             try:
                 unit = trajectory(
-                    linear_network(d, c), [lr * steps], ln.moment_params(Sxx, Sxy), ln.weights_to_init(W1, W2), "gd",
+                    linear_network(d, c),
+                    [lr * steps],
+                    ln.moment_params(Sxx, Sxy),
+                    ln.weights_to_init(W1, W2),
+                    "gd",
                     lr=lr,
                 )
             except OverflowError:

@@ -65,7 +65,8 @@ delta_dot = PAPER.symbol("Delta_theta_dot", r"\dot{\Delta\theta}", lambda: rates
 PAPER.claim(
     "sec7.downscaling.rate",
     sp.Implies(sp.And(theta >= 0, theta <= S), sp.And(delta_dot >= 0, delta_dot <= S**2 / (2 * Z))),
-    where="§7.1 (target downscaling; the bound derived here)",
+    where="§7.1 (target downscaling; the bound)",
+    derived=True,
     eq="16–17",
     assume=(
         S > 0,
@@ -86,7 +87,8 @@ invariant_dot, peak, total = (
 PAPER.claim(
     "sec7.downscaling.total",
     sp.Eq(sp.Matrix([invariant_dot, peak, total]), sp.Matrix([0, S**2 / (2 * Z), Z / (2 * p)]), evaluate=False),
-    where="§7.1 (target downscaling; derived here)",
+    where="§7.1 (target downscaling)",
+    derived=True,
     eq="16–17",
     assume=(
         "±1 starts: Δθ(0) = p/Z, θ(0) = 0, θ(∞) = S; Δθ² − θ² conserved along eqs. 16–17 (first entry)",

@@ -169,7 +169,8 @@ for resource, symbol, note in (
     PAPER.claim(
         f"scaling.{resource}",
         sp.Eq(symbol, PAPER_EXPONENTS[resource]),
-        where="§4.4 (scaling laws; exponent derived here in the continuum approximation)",
+        where="§4.4 (scaling laws; the exponent in the continuum approximation)",
+        derived=True,
         eq="11",
         assume=(*_COMMON, note),
         check=_with_integrability(resource, f"scaling.{resource}"),

@@ -67,7 +67,8 @@ tau_i, before, after = (
 PAPER.claim(
     "staircase.plateaus",
     sp.Eq(sp.Matrix([tau_i, before, after]), sp.Matrix([1 / (2 * S * lam), lam * S**2 / 2, 0]), evaluate=False),
-    where="§4.2 (loss staircase; the modes' limits derived here from eq. 9)",
+    where="§4.2 (loss staircase; the modes' limits from eq. 9)",
+    derived=True,
     eq="6, 9",
     assume=(
         "a mode of the diagonal network, a(0) = b(0) = √w_0, S_i, λ_i > 0, ε > 0, w_0 → 0 at t = τ ln(1/w_0)",
@@ -141,7 +142,8 @@ t_rho_i, t_rho_j = (
 PAPER.claim(
     "sec5.rho_ordering",
     sp.Eq(sp.Limit(t_rho_i / t_rho_j, w0, 0), rho_j / rho_i),
-    where="§5.1 (the modes of the matrix network; the half-time ratio derived here)",
+    where="§5.1 (the modes of the matrix network; the half-time ratio)",
+    derived=True,
     eq="12",
     assume=(
         "Σxx = I, Σxy = U diag(ρ) Vᵀ: task-aligned balanced modes α_i(0)² = w_0 of deep_linear_whitened, ρ_i > 0",

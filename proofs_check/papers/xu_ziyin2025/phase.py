@@ -102,8 +102,6 @@ def phase(c_d: Exponent, c_u: Exponent, c_w: Exponent, c_gamma: Exponent, c_eta_
     return "kernel" if exact["c_d"] > 0 else "disalignment"
 
 
-
-
 def _exponents(c_u: Fraction, c_w: Fraction, c_gamma: Fraction) -> dict[str, Fraction]:
     return {
         "c_d": Fraction(1),
@@ -163,8 +161,6 @@ PARAMETRIZATIONS: dict[str, Parametrization] = {
     ),
 }
 """Spec §4.3's rows (init variances and γ as functions of d, exponents at κ = d, predicted slopes)."""
-
-
 
 
 def parametrization(name: str | Parametrization) -> Parametrization:
