@@ -46,7 +46,7 @@ Sigma0, S0, D0 = H.Sigma0, H.S0, H.D0
 P0 = Sigma0 + S0
 E = PAPER.symbol("E", r"e^{-2D_0t/Z}", positive=True)
 # The paper's stated assumptions (S > 0, Z > 0) with Theorem 3's setting, and t >= 0 as E <= 1
-SETTING = (S > 0, Z > 0, *APP_H, E <= 1)
+SETTING = (sp.Gt(S, 0, evaluate=False), sp.Gt(Z, 0, evaluate=False), *APP_H, E <= 1)
 
 
 @cache
@@ -271,8 +271,8 @@ PAPER.claim(
     where="App. H, Theorem 3",
     eq="72–74",
     assume=(
-        S > 0,
-        Z > 0,
+        sp.Gt(S, 0, evaluate=False),
+        sp.Gt(Z, 0, evaluate=False),
         "printed refuted at aᵢ(0) = −bᵢ(0) = (1, 1/2): Σ0 + 𝒮0 = 0, θ stays ≤ 0",
         "corrected: θ along the derived clock at γ(E = 0) = γ₊, E = exp(−2D0t/Z) → 0 as t → ∞ (D0 ≥ S > 0)",
     ),
