@@ -30,9 +30,11 @@ OWN_TESTS = (
     "nam2025.staircase.",
     "nam2025.sec5.rho_ordering",
     "nam2025.sec7.downscaling.",
+    "nam2025.fig6b.",
+    "nam2025.appF3.",
 )
 """Claims tested in test_claims_emergence, test_claims_regimes, test_errata, test_claims_scaling,
-test_claims_staircase and test_claims_downscaling."""
+test_claims_staircase, test_claims_downscaling, test_claims_lazy_ratio and test_claims_funnel."""
 
 
 @pytest.fixture(scope="module")
