@@ -30,9 +30,10 @@ OWN_TESTS = (
     "nam2025.staircase.",
     "nam2025.sec5.rho_ordering",
     "nam2025.sec7.downscaling.",
+    "nam2025.sec5_2.",
 )
 """Claims tested in test_claims_emergence, test_claims_regimes, test_errata, test_claims_scaling,
-test_claims_staircase and test_claims_downscaling."""
+test_claims_staircase, test_claims_downscaling and test_claims_sec5_2."""
 
 
 @pytest.fixture(scope="module")
