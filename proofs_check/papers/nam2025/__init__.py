@@ -7,7 +7,8 @@ Loaded like any installed paper, through the entry point ``nam2025`` of the grou
 the §4.4 scaling laws, ``claims_staircase``: the §4.2 loss staircase, ``claims_downscaling``: §7.1 target
 downscaling, ``claims_sec5_2``: §5.2 class-mean orthogonality and depth) and computes nothing. The folder also holds
 its paper-specific derivations (``hyperbolic``: App. H notation; ``half_time``; ``unification``: the one ODE behind
-every model; ``features``: App. B feature maps and the skill functions of eq 11) and experiments (``emergence``, ``collapse``, ``lazy_rich``: Fig. 6a).
+every model; ``features``: App. B feature maps and the skill functions of eq 11) and experiments (``emergence``,
+``collapse``, ``lazy_rich``: Fig. 6a).
 """
 
 # isort: off  (the import order is the order of the claims in the tables)
