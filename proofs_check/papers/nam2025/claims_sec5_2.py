@@ -8,14 +8,15 @@ initial features, whose class means are not orthogonal (the tests show that vari
 
 Depth, derived here from ``deep_scalar_chain(L)`` (one unit :math:`f = a_1\cdots a_Lx`): on the balanced line
 :math:`a_1 = \dots = a_L = s` the model's field gives, for the product :math:`\theta = s^L`,
-:math:`\dot\theta = L\lambda\,\theta^{2-2/L}(S-\theta)` (proved for :math:`L = 2,\dots,6`). The time to go from
-:math:`\theta_1` to :math:`\theta_2` is :math:`\int_{\theta_1}^{\theta_2} d\theta/\dot\theta`, evaluated by
-quadrature: the half-time :math:`t_{1/2}` from :math:`\theta(0) = w_0` to :math:`S/2`, and the transition width
-:math:`\Delta t` from :math:`S/4` to :math:`3S/4` (independent of :math:`w_0`). At fixed :math:`w_0` the relative width
-:math:`\Delta t/t_{1/2}` falls with :math:`L` (a sharper step) and the gap between two features,
-:math:`t_{1/2}(S_2) - t_{1/2}(S_1)` in units of :math:`\Delta t`, grows. The *ratio* of two features' half-times is not
-what grows without bound: by the scaling :math:`t_{1/2}(S) = S^{-(2-2/L)}I_L(w_0/S)/(L\lambda)` it tends to
-:math:`S_2/S_1` as :math:`w_0\to0` at every depth (the detail prints it).
+:math:`\dot\theta = L\lambda\,\theta^{2-2/L}(S-\theta)` (proved for :math:`L = 2,\dots,6`), so the transition width
+:math:`\Delta t` (from :math:`S/4` to :math:`3S/4`) does not depend on the start. From the balanced start
+:math:`a_l(0) = s_0` the half-time has the leading order :math:`t_{1/2} \simeq s_0^{-(L-2)}/(\lambda S(L-2))` as
+:math:`s_0\to0` (proved for :math:`L = 3, 4, 5`): :math:`\Delta t/t_{1/2} = O(s_0^{L-2})`, a sharper step the deeper
+the chain. The numeric claim integrates :math:`\int d\theta/\dot\theta` by quadrature at a fixed start
+:math:`\theta(0) = w_0`: the relative width :math:`\Delta t/t_{1/2}` falls with :math:`L` and the gap between two
+features, :math:`t_{1/2}(S_1) - t_{1/2}(S_2)` (:math:`S_1 < S_2`) in units of :math:`\Delta t`, grows. The *ratio* of
+two features' half-times does not grow without bound: by the leading order it tends to :math:`S_2/S_1` as
+:math:`s_0\to0` at every depth :math:`L \ge 3` (the numeric detail prints it).
 """
 
 from __future__ import annotations
@@ -66,21 +67,27 @@ PAPER.experiment(
 # ---------------------------------------------------------------- depth: the balanced chain's product
 DEPTHS = (2, 3, 4, 5, 6)
 theta = PAPER.symbol("theta", r"\theta", positive=True)
+_s, _S, _lam = sp.Symbol("s", positive=True), sp.Symbol("S", real=True), sp.Symbol("lam", positive=True)
+
+
+@cache
+def balanced_rate(L: int) -> sp.Expr:
+    r""":math:`\dot s` on the balanced line :math:`a_1 = \dots = a_L = s` of ``deep_scalar_chain(L)``, from the
+    model's field, in terms of ``s`` (positive), ``S`` and ``lam``."""
+    model = deep_scalar_chain(L)
+    layers = [model.symbol(f"a{k + 1}") for k in range(L)]
+    s_dot = model.unit_field[layers[0]].xreplace(dict.fromkeys(layers, _s))
+    return s_dot.xreplace({model.symbol("S"): _S, model.symbol("lam"): _lam})
 
 
 @cache
 def product_rate(L: int) -> sp.Expr:
-    r""":math:`\dot\theta` of the product :math:`\theta = s^L` on the balanced line of ``deep_scalar_chain(L)``, from
-    the model's field (:math:`\dot\theta = L s^{L-1}\dot s`), in terms of :math:`\theta`, ``S`` and ``lam``."""
-    model = deep_scalar_chain(L)
-    s = sp.Symbol("s", positive=True)
-    layers = [model.symbol(f"a{k + 1}") for k in range(L)]
-    s_dot = model.unit_field[layers[0]].xreplace(dict.fromkeys(layers, s))
-    rate = (L * s ** (L - 1) * s_dot).xreplace({s: theta ** sp.Rational(1, L)})
-    return sp.powsimp(sp.expand(rate), force=True).xreplace({model.symbol("S"): _S, model.symbol("lam"): _lam})
+    r""":math:`\dot\theta` of the product :math:`\theta = s^L` on the balanced line of ``deep_scalar_chain(L)``
+    (:math:`\dot\theta = L s^{L-1}\dot s`), in terms of :math:`\theta`, ``S`` and ``lam``."""
+    rate = (L * _s ** (L - 1) * balanced_rate(L)).xreplace({_s: theta ** sp.Rational(1, L)})
+    return sp.powsimp(sp.expand(rate), force=True)
 
 
-_S, _lam = sp.Symbol("S", real=True), sp.Symbol("lam", positive=True)
 rates = [
     PAPER.symbol(f"theta_dot_{L}", rf"\dot\theta_{{L={L}}}", lambda L=L: product_rate(L), real=True) for L in DEPTHS
 ]
@@ -96,6 +103,43 @@ PAPER.claim(
     assume=(
         "deep_scalar_chain(L), one unit f = a_1⋯a_L x, E[x²] = λ, balanced line a_1 = ⋯ = a_L = s, θ = s^L > 0",
         "so the time from θ_1 to θ_2 is ∫ dθ/(Lλθ^{2−2/L}(S − θ)): the width S/4 → 3S/4 does not depend on w_0",
+    ),
+)
+
+HALF_DEPTHS = (3, 4, 5)
+s0 = PAPER.symbol("s_0", "s_0", positive=True)
+_S_pos = sp.Symbol("S", positive=True)
+
+
+@cache
+def half_time_leading(L: int) -> sp.Expr:
+    r""":math:`\lim_{s_0\to0^+} s_0^{L-2}\,t_{1/2}` for ``deep_scalar_chain(L)`` from the balanced start
+    :math:`a_l(0) = s_0` (:math:`w_0 = s_0^L`), :math:`S > 0`: :math:`t_{1/2} = \int_{s_0}^{(S/2)^{1/L}} ds/\dot s`
+    with :math:`\dot s` of the model's field (``sympy.integrate``: a rational integrand), then ``sympy.limit``."""
+    antiderivative = sp.integrate(1 / balanced_rate(L).xreplace({_S: _S_pos}), _s)
+    half = antiderivative.xreplace({_s: (_S_pos / 2) ** sp.Rational(1, L)}) - antiderivative.xreplace({_s: s0})
+    return sp.simplify(sp.limit(half * s0 ** (L - 2), s0, 0, "+"))
+
+
+leading = [
+    PAPER.symbol(
+        f"t_half_leading_{L}",
+        rf"\lim_{{s_0\to0}} s_0^{{{L - 2}}}\,t_{{1/2}}^{{(L={L})}}",
+        lambda L=L: half_time_leading(L),
+        positive=True,
+    )
+    for L in HALF_DEPTHS
+]
+PAPER.claim(
+    "sec5_2.depth.half_time",
+    sp.Eq(sp.Matrix(leading), sp.Matrix([1 / (_lam * _S_pos * (L - 2)) for L in HALF_DEPTHS]), evaluate=False),
+    where="§5.2 (depth sharpens the sigmoid toward a step; the half-time of the balanced deep chain)",
+    derived=True,
+    assume=(
+        "deep_scalar_chain(L), L = 3, 4, 5, balanced start a_l(0) = s_0 → 0, S, λ > 0; t_1/2: θ = s^L reaches S/2",
+        "so t_1/2 ≈ s_0^{−(L−2)}/(λS(L−2)) grows faster with depth while the width S/4 → 3S/4 stays fixed "
+        "(claim sec5_2.depth.rate): Δt/t_1/2 = O(s_0^{L−2})",
+        "and t_1/2(S_1)/t_1/2(S_2) → S_2/S_1 at every depth L ≥ 3: the half-time ratio itself does not grow",
     ),
 )
 

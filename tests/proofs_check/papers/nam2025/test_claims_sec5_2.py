@@ -1,6 +1,7 @@
 """Nam et al. 2025, §5.2: class-mean orthogonality of the collapsed features and the depth claims of the balanced
 deep chain. The claims' statuses, and wrong variants refuted: a far-from-balanced start (class means not
-orthogonal), another exponent or prefactor of the balanced product's rate, and the reversed depth trend."""
+orthogonal), another exponent or prefactor of the balanced product's rate, another leading order of the half-time,
+and the reversed depth trend."""
 
 from __future__ import annotations
 
@@ -13,13 +14,15 @@ from proofs_check.runner import run_check
 
 PAPER = sec.PAPER
 S, lam, theta = sec._S, sec._lam, sec.theta
+S_pos = sec._S_pos
 
 
+@pytest.mark.slow  # all four checks: about 6 s
 def test_statuses(check_statuses):
     check_statuses(
         "nam2025",
         ("nam2025.sec5_2.",),
-        {"sec5_2.depth.rate"},
+        {"sec5_2.depth.rate", "sec5_2.depth.half_time"},
         {"sec5_2.mean_orthogonality", "sec5_2.depth.numeric"},
     )
 
@@ -43,6 +46,19 @@ def _rates(rate):
 )
 def test_wrong_product_rates_are_refuted(rate):
     assert run_check(PAPER.variant("sec5_2.depth.rate", _rates(rate))).status is Status.REFUTED
+
+
+@pytest.mark.parametrize(
+    "leading",
+    [
+        lambda L: 1 / (lam * S_pos * (L - 1)),  # the exponent's factor L − 1
+        lambda L: 1 / (lam * S_pos),  # depth-independent
+        lambda L: 1 / (lam * S_pos**2 * (L - 2)),  # the strength squared (the ratio would grow with depth)
+    ],
+)
+def test_wrong_half_time_leading_orders_are_refuted(leading):
+    wrong = sp.Eq(sp.Matrix(sec.leading), sp.Matrix([leading(L) for L in sec.HALF_DEPTHS]), evaluate=False)
+    assert run_check(PAPER.variant("sec5_2.depth.half_time", wrong)).status is Status.REFUTED
 
 
 def test_the_reversed_depth_trend_is_refuted():
