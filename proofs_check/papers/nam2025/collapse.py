@@ -6,7 +6,8 @@ Data: ``classes × per_class`` samples in :math:`\mathbb R^d` (:math:`d \ge n`) 
 :math:`Y`. The network is :math:`f(x) = W_2^\top W_1^\top x` (paper orientation), trained by
 ``numerics.linear_network.matrix_gradient_descent`` on the empirical moments. Measured on the features
 :math:`H = XW_1` at the end: the gap :math:`\sigma_{r+1}/\sigma_r` of their singular values (rank :math:`r`), the
-ratio of within-class to between-class scatter, the fit :math:`\|XW_1W_2 - Y\|/\|Y\|`, and the imbalance
+ratio of within-class to between-class scatter, the largest :math:`|\cos|` between two class means (§5.2: the
+classes collapse onto orthogonal directions), the fit :math:`\|XW_1W_2 - Y\|/\|Y\|`, and the imbalance
 :math:`\|W_1^\top W_1 - W_2W_2^\top\|_F` at the start and the end.
 """
 
@@ -26,13 +27,15 @@ __all__ = ["Collapse", "collapse_runs", "one_hot_data"]
 @dataclass(frozen=True)
 class Collapse:
     """Per run (one entry per seed): the singular values of the features :math:`XW_1` (descending, shape (runs,
-    min(n, p))), the within/between class scatter ratio, the relative fit residual, the start and end imbalance."""
+    min(n, p))), the within/between class scatter ratio, the relative fit residual, the start and end imbalance,
+    and the largest |cos| between the means of two classes."""
 
     singular_values: np.ndarray
     within_between: np.ndarray
     residual: np.ndarray
     imbalance_start: np.ndarray
     imbalance_end: np.ndarray
+    mean_cosine: np.ndarray
 
     def rank_gap(self, rank: int) -> np.ndarray:
         r""":math:`\sigma_{r+1}/\sigma_r` of the features, per run (small iff their rank is ``rank``)."""
@@ -56,6 +59,14 @@ def _scatter_ratio(H: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarra
     within = ((H - means[..., labels, :]) ** 2).sum(axis=(-1, -2))
     between = ((means - H.mean(axis=-2, keepdims=True)) ** 2).sum(axis=-1) @ np.bincount(labels, minlength=classes)
     return within / between
+
+
+def _mean_cosine(H: np.ndarray, labels: np.ndarray, classes: int) -> float:
+    """The largest |cos| between the (uncentred) means of two classes of the rows of H."""
+    means = np.stack([H[labels == m].mean(axis=0) for m in range(classes)])
+    unit = means / np.linalg.norm(means, axis=1, keepdims=True)
+    gram = unit @ unit.T
+    return float(np.abs(gram - np.diag(np.diag(gram))).max())
 
 
 def collapse_runs(
@@ -89,7 +100,7 @@ def _run(
     width: int,
     lr: float,
     steps: int,
-) -> tuple[np.ndarray, float, float, float, float]:
+) -> tuple[np.ndarray, float, float, float, float, float]:
     X, Y = one_hot_data(classes, per_class, d, rng)
     n = X.shape[0]
     W1 = scales[0] * rng.standard_normal((d, width))
@@ -105,4 +116,5 @@ def _run(
         float(np.linalg.norm(H @ W2 - Y) / np.linalg.norm(Y)),
         float(start),
         float(np.linalg.norm(W1.T @ W1 - W2 @ W2.T)),
+        _mean_cosine(H, labels, classes),
     )

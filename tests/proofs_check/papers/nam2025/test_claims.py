@@ -32,9 +32,10 @@ OWN_TESTS = (
     "nam2025.sec7.downscaling.",
     "nam2025.fig6b.",
     "nam2025.appF3.",
+    "nam2025.sec5_2.",
 )
 """Claims tested in test_claims_emergence, test_claims_regimes, test_errata, test_claims_scaling,
-test_claims_staircase, test_claims_downscaling, test_claims_lazy_ratio and test_claims_funnel."""
+test_claims_staircase, test_claims_downscaling, test_claims_lazy_ratio, test_claims_funnel and test_claims_sec5_2."""
 
 
 @pytest.fixture(scope="module")
