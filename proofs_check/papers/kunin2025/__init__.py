@@ -9,6 +9,7 @@ module ``claims``) and computes nothing. The folder also holds its derivations (
 """
 
 # isort: off
+from . import claims_alignment  # noqa: F401  (adds its claim to PAPER: slow kappa > 2 alignment)
 from . import claims_halting  # noqa: F401  (adds its claim to PAPER: Algorithm 1's halting rule)
 from .claims import PAPER
 
