@@ -8,6 +8,11 @@ module ``claims``) and computes nothing. The folder also holds its derivations (
 ``reference_problems``), and the checks (``checks``).
 """
 
+# isort: off
+from . import claims_alignment  # noqa: F401  (adds its claim to PAPER: slow kappa > 2 alignment)
+from . import claims_halting  # noqa: F401  (adds its claim to PAPER: Algorithm 1's halting rule)
 from .claims import PAPER
+
+# isort: on
 
 __all__ = ["PAPER"]

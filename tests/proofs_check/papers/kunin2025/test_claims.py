@@ -44,6 +44,8 @@ EXPECTED = {
     "kunin2025.modular.theorem5_2.six_neurons": Status.PROVED,
     "kunin2025.modular.plateau_levels": Status.NUMERIC,
     "kunin2025.modular.plateau_levels.even_p": Status.NUMERIC,
+    "kunin2025.algorithm1.halting": Status.NUMERIC,
+    "kunin2025.utility.kappa3_slow_alignment": Status.NUMERIC,
 }
 SLOW = {
     "kunin2025.modular.theorem5_2.fractions": Status.NUMERIC,
