@@ -43,11 +43,11 @@ def ratio_check(direction: int = -1, drop: dict[str, float] | None = None) -> Ou
             values = getattr(sweep, name)[i]
             steps = np.sign(np.diff(values))
             fall = values[0] / values[-1]
-            rows.append(f"λ = {lam:g} {name}: {values[0]:.3g} → {values[-1]:.3g} (÷{fall:.3g})")
+            rows.append(f"λ = {lam:g} {name}: {values[0]:.3g} → {values[-1]:.3g} (a factor {fall:.3g})")
             if not np.all(steps == direction):
                 failures[f"λ = {lam:g}, {name}"] = f"not strictly {'de' if direction < 0 else 'in'}creasing"
             elif fall <= drop[name]:
-                failures[f"λ = {lam:g}, {name}"] = f"falls only ÷{fall:.3g} <= ÷{drop[name]:g}"
+                failures[f"λ = {lam:g}, {name}"] = f"falls only by a factor {fall:.3g} <= {drop[name]:g}"
     detail = (
         f"ratio {sweep.ratio.min():.3g} to {sweep.ratio.max():.3g}; "
         + "; ".join(rows)
@@ -71,7 +71,7 @@ PAPER.claim(
         f"sample: λ ∈ {LAMBDAS}, scale ∈ {SCALES} (the authors' grid is 40 × 40 over the same ranges), one seeded "
         "draw for the whole grid; the figure reports no values",
         "'lazy': each measure falls strictly along the ratio, over the range the kernel distance by more than "
-        f"÷{DROP['kernel']:g} and the relative weight change by more than ÷{DROP['weight_change']:g}",
+        f"a factor {DROP['kernel']:g} and the relative weight change by more than a factor {DROP['weight_change']:g}",
     ),
     check=ratio_check,
 )
