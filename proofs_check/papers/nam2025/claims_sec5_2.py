@@ -101,7 +101,7 @@ PAPER.claim(
     where="§5.2 (depth sharpens the transition; the balanced deep chain)",
     derived=True,
     assume=(
-        "deep_scalar_chain(L), one unit f = a_1⋯a_L x, E[x²] = λ, balanced line a_1 = ⋯ = a_L = s, θ = s^L > 0",
+        "deep_scalar_chain(L), one unit f = a_1 a_2 … a_L x, E[x²] = λ, balanced line a_1 = … = a_L = s, θ = s^L > 0",
         "so the time from θ_1 to θ_2 is ∫ dθ/(Lλθ^{2−2/L}(S − θ)): the width S/4 → 3S/4 does not depend on w_0",
     ),
 )
