@@ -67,7 +67,7 @@ PAPER.claim(
     where="§6, Fig. 6(b), App. F.4 (the authors' fig6b_run.py)",
     assume=(
         "d = p = 20, c = 2, N = 10 unwhitened Gaussian samples, symmetrised init with σ = 0.1 (authors' "
-        "get_lambda_unbalanced), target Y/scale, 4000 GD steps at lr 0.01 (spec §8, fig6b_run.py)",
+        "get_lambda_unbalanced), target Y/scale, 4000 GD steps at lr 0.01 (the authors' fig6b_run.py)",
         f"sample: λ ∈ {LAMBDAS}, scale ∈ {SCALES} (the authors' grid is 40 × 40 over the same ranges), one seeded "
         "draw for the whole grid; the figure reports no values",
         "'lazy': each measure falls strictly along the ratio, over the range the kernel distance by more than "
