@@ -52,6 +52,7 @@ from derivations.closed_form import ClosedForm
 from derivations.models.linear_network import linear_network
 from numerics import agf, reduced_trajectory, riccati_mpmath, riccati_numpy, taylor, trajectory
 from numerics import linear_network as ln
+from numerics.budget import BudgetError
 from proofs_check.papers.nam2025.lazy_rich import lazy_rich_map
 from proofs_check.papers.xu_ziyin2025 import scaling
 from proofs_check.papers.xu_ziyin2025.phase import phase
@@ -79,6 +80,9 @@ class Case:
     bad: bool = False
     valid: bool = False
     check: Callable[[object], str | None] = field(default=lambda result: None)
+    budgets: tuple[str, ...] = ()
+    """The budget arguments the call sets itself (e.g. ``max_steps=40``): a ``BudgetError`` naming one of them
+    is the documented answer of a valid call whose budget is too small, not a refusal of the call."""
 
     def __repr__(self) -> str:
         return f"{self.target}: {self.description}"
@@ -97,9 +101,12 @@ def _stray(caught: list) -> list:
     return [w for w in caught if not w.category.__module__.startswith(PACKAGES)]
 
 
-def _names_an_argument(message: str, names: tuple[str, ...]) -> bool:
-    words = (*names, "max_steps", "max_dps", "max_cost", "max_total", "budget")
+def _names(message: str, words: tuple[str, ...]) -> bool:
     return any(re.search(rf"(?<![A-Za-z0-9_]){re.escape(w)}(?![A-Za-z0-9_])", message) for w in words)
+
+
+def _names_an_argument(message: str, names: tuple[str, ...]) -> bool:
+    return _names(message, (*names, "max_steps", "max_dps", "max_cost", "max_total", "budget"))
 
 
 def classify(case: Case) -> tuple[str, str]:
@@ -119,6 +126,8 @@ def classify(case: Case) -> tuple[str, str]:
             return HANG, f"no answer within {CASE_SECONDS} s"
         except (ValueError, TypeError, OverflowError) as error:
             message = f"{type(error).__name__}: {error}"
+            if case.valid and isinstance(error, BudgetError) and _names(str(error), case.budgets):
+                return CLEAR, f"the call's own budget refused it: {message}"
             if case.valid:
                 return OBSCURE, f"a valid call was refused: {message}"
             if _stray(caught):
@@ -347,7 +356,8 @@ def trajectory_cases(draw: st.DrawFn) -> Case:
     names = (*TRAJECTORY_NAMES, *model.state_names, *model.unit_param_names, *model.shared_param_names)
     # GD may diverge (an OverflowError naming lr) at any scale unless lr is below 2 / curvature: linear_model only
     valid = not bad and not extreme and (method != "gd" or model.name == "linear_model")
-    return Case(target, call, names, description, bad=bad, valid=valid, check=check)
+    budgets = ("max_steps",) if args.get("max_steps") is not None else ()
+    return Case(target, call, names, description, bad=bad, valid=valid, check=check, budgets=budgets)
 
 
 def _replace(key: str, value: object) -> Callable[[dict], dict]:
@@ -985,6 +995,23 @@ def test_agf_all_zero_data_is_refused() -> None:
         )
     )
     assert outcome == CLEAR, detail
+
+
+def test_a_valid_call_refused_by_its_own_budget_is_a_clear_error() -> None:
+    """``max_steps=40`` on a fast flow: the BudgetError naming it answers the call; the default budget must not."""
+    model = models.get("two_layer_scalar")
+    init = {"a": np.array([3.0, 2.0]), "b": np.array([3.0, -1.0])}
+
+    def call(**budget: object) -> object:
+        return trajectory(model, [0.2], {"S": 3.0, "Z": 0.1}, init, method="mpmath", **budget)
+
+    names = (*TRAJECTORY_NAMES, "a", "b", "S", "Z")
+    own = Case(
+        "trajectory[mpmath]", lambda: call(max_steps=40), names, "max_steps=40", valid=True, budgets=("max_steps",)
+    )
+    assert classify(own)[0] == CLEAR, classify(own)
+    unasked = Case("trajectory[mpmath]", lambda: call(max_steps=40), names, "max_steps=40", valid=True)
+    assert classify(unasked)[0] == OBSCURE, classify(unasked)
 
 
 def test_fuzz_public_api() -> None:

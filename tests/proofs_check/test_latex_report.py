@@ -243,6 +243,7 @@ def test_claim_texts_have_no_ascii_math_or_file_references():
         texts = [a for a in claim.assumptions if isinstance(a, str)]
         texts += [claim._given["statement"]] if isinstance(claim._given["statement"], str) else []
         for text in [claim.citation.reference, *texts]:
+            assert not FILE_REFERENCES.search(text), (claim.id, text)
             printed = text_latex(text)
             assert r"\^{}" not in printed and "sqrt(" not in printed and "**" not in printed, (claim.id, text)
             assert "[U+" not in printed, (claim.id, text)

@@ -112,7 +112,7 @@ PAPER.claim(
     "(∇_{Θ_D} L = 0), and not before: dead neurons stay dormant while the residual is not zero",
     where="Algorithm 1",
     assume=(
-        "halting rule `while D is not empty and ∇_{Θ_D} L ≠ 0` as clarified by the authors (spec §3 [R]); the paper's "
+        "halting rule `while D is not empty and ∇_{Θ_D} L ≠ 0` as the authors clarified it (§3); the paper's "
         "example is dead ReLUs, here the linear analogue (the package has no ReLU)",
         "test problem ours: diagonal linear network, X 12 x 4 (seed 3) with features 2, 3 all zero, "
         "y = X(2, −1, 0, 0) + ½e, e orthogonal to the live features; u = √2α, v = 0, α = 1e-6",

@@ -290,7 +290,7 @@ def _balanced_exact() -> tuple[sp.Expr, sp.Expr]:
 
 def _derivation() -> Derivation:
     der = Derivation(
-        "Xu & Ziyin 2025 §4.1-4.2: the width exponent e_B of B (reconstructed, spec models-xu-ziyin2025.md)",
+        "Xu & Ziyin 2025 §4.1-4.2: the width exponent e_B of B (reconstructed)",
         assumptions=(
             "d, Var u_i(0), Var w_i(0), gamma, eta_u, eta_w ∝ kappa^c (variance convention); a, b = Theta(1), b > 0",
             "law of large numbers: P, Q = d (eta_w sigma_u^2 + eta_u sigma_w^2)(1 + O(d^-1/2)), zero-mean independent "
@@ -299,7 +299,7 @@ def _derivation() -> Derivation:
     )
     der.add(
         sp.Eq(B, B_LLN),
-        "definition of B (spec §2.2) with P = Q = d s (law of large numbers)",
+        "definition of B (§2) with P = Q = d s (law of large numbers)",
         "4.1.lln",
         residual=B_DEF.xreplace({P: P_LLN, Q: P_LLN}) - B_LLN,
     )
@@ -323,7 +323,7 @@ def _derivation() -> Derivation:
         (
             E_B.xreplace(SPEC8_MAP),
             E_B + vartheta,
-            "spec §8 map read on variance exponents: e_B shifts by vartheta (§8 scales standard deviations)",
+            "the abc-map of §8 read on variance exponents: e_B shifts by vartheta (§8 scales standard deviations)",
             "8.abc",
         ),
         (
