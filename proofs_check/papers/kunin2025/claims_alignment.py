@@ -112,7 +112,8 @@ PAPER.claim(
     eq="2",
     assume=(
         "dormant direction flow θ̄' = η‖θ‖P⊥∇U(θ̄) at κ = 3 (the factor ‖θ‖ to the power κ − 2 in general; eq. 2 of §2); "
-        "the authors' clarification of §2: for κ > 2 the direction does not align instantly, so eqs. 7 and 9 are lower bounds",
+        "the authors' clarification of §2: for κ > 2 the direction does not align instantly, so eqs. 7 and 9 are "
+        "lower bounds",
         "κ = 3 teacher problem of quadratic_problems (ours), gradient flow of the network at α = 1e-2, 1e-3, 1e-4, "
         f"rescaled time tα; phase end τ₁ = first norm {ACTIVE_NORM}",
     ),
