@@ -24,6 +24,7 @@ import sympy as sp
 
 from derivations import models as model_registry
 from derivations.model import Model
+from derivations.prose import text_latex
 from proofs_check.citation import DERIVED_HERE, Citation, Structure
 from proofs_check.claims import Claim
 from proofs_check.outcome import NUMERIC_EXPERIMENT, Outcome
@@ -420,6 +421,7 @@ class Paper:
         return citation
 
     def _add(self, claim: _Declared) -> _Declared:
+        _check_printable(claim)
         if not callable(claim._given["statement"]):
             claim.statement  # noqa: B018 - an eager statement is validated at once
         if not callable(claim._given["corrected"]):
@@ -455,3 +457,19 @@ class Paper:
                     f"({shapes[0] or 'scalar'} and {shapes[1] or 'scalar'})"
                 )
         return statement
+
+
+def _check_printable(claim: _Declared) -> None:
+    """ValueError naming ``claim`` if its reference, text assumptions or text statement hold a character the
+    report's fonts cannot print (the PDF would show it as ``[U+XXXX]``), before any check runs."""
+    texts = [claim.citation.reference, *(a for a in claim.assumptions if isinstance(a, str))]
+    statement = claim._given.get("statement")
+    texts += [statement] if isinstance(statement, str) else []
+    for text in texts:
+        printed = text_latex(text)
+        if "[U+" in printed:
+            code = printed[printed.index("[U+") + 3 :].split("]", 1)[0]
+            raise ValueError(
+                f"claim {claim.id}: the text {text!r} has the character {chr(int(code, 16))!r} (U+{code}), which "
+                "the report cannot print; write it as a formula (e.g. x^2, sqrt(x)) or in words"
+            )

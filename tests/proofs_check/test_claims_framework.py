@@ -366,3 +366,12 @@ def test_derivation_steps_refutes_a_step_that_does_not_hold() -> None:
     outcome = derivation_steps(bad, ["expand"])()
     assert outcome.status is Status.REFUTED and "a wrong expansion" in outcome.detail
     assert derivation_steps(good, ["other"])().status is Status.ERROR
+
+
+def test_a_claim_text_the_report_cannot_print_is_refused_when_declared():
+    """A character without a glyph in the report's fonts (⊛) in an assumption fails at ``claim``, naming it;
+    the same text with a printable character (⊥, a known symbol) is accepted."""
+    paper = toy_paper()
+    with pytest.raises(ValueError, match=r"claim toy2026\.bad: .*U\+229B"):
+        paper.claim("bad", sp.Eq(x, x, evaluate=False), where="§1", assume=("x ⊛ x is defined",))
+    paper.claim("good", sp.Eq(x, x, evaluate=False), where="§1", assume=("x ⊥ y is defined",))

@@ -143,7 +143,7 @@ PAPER.experiment(
 
 # ---------------------------------------------------------------- data emergence
 @cache
-def _limit_strength(frequency: sp.Expr) -> sp.Expr:
+def limit_strength(frequency: sp.Expr) -> sp.Expr:
     """R_k(∞) of the derived closed form at the (empirical) frequency ``frequency``: S for a seen skill, w_0 for an
     unseen one (at P = 0 the derived field vanishes and the closed form is the constant w_0)."""
     return sp.limit(half_time(EMERGENCE).product.xreplace({P: frequency}), t, sp.oo)
@@ -177,7 +177,7 @@ def data_enumeration(formula: Callable[[sp.Expr, int], sp.Expr]) -> Outcome:
             checked.add(counts)
             probability = sp.Mul(*(frequencies[s] for s in sequence))
             for skill in range(SKILLS):
-                expected[skill] += probability * _limit_strength(sp.Rational(counts[skill], n))
+                expected[skill] += probability * limit_strength(sp.Rational(counts[skill], n))
         for skill in range(SKILLS):
             value = sp.expand(expected[skill] / S).xreplace({w0: 0})
             if sp.simplify(value - formula(frequencies[skill], n)) != 0:
@@ -246,7 +246,7 @@ def _strengths() -> tuple[sp.Expr, ...]:
     E = skills.expectation
     full, model = _losses(SKILLS - 1, SKILLS)
     positive = {EMERGENCE.symbol("S"): S}
-    return E(f * g1) / E(g1**2), E(f * g4) / E(g4**2), (full - model).xreplace(positive), _limit_strength(P)
+    return E(f * g1) / E(g1**2), E(f * g4) / E(g4**2), (full - model).xreplace(positive), limit_strength(P)
 
 
 R_1, R_4, dL, R_inf = (

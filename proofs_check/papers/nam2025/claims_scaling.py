@@ -66,10 +66,10 @@ def per_skill_loss(resource: str) -> sp.Expr:
         return _unit_loss(ht.product).xreplace({ht.t: t})
     if resource == "data":
         unseen = (1 - P) ** n
-        seen, never = em._limit_strength(P), em._limit_strength(sp.S.Zero)
+        seen, never = em.limit_strength(P), em.limit_strength(sp.S.Zero)
         return sp.simplify(unseen * _unit_loss(never) + (1 - unseen) * _unit_loss(seen))
     if resource == "parameters":
-        if not prove_zero(_unit_loss(em._limit_strength(P))).holds:
+        if not prove_zero(_unit_loss(em.limit_strength(P))).holds:
             raise ValueError("a represented skill must be learned to zero loss")
         return _unit_loss(sp.S.Zero)
     raise ValueError(f"resource must be one of {sorted(RESOURCES)}, got {resource!r}")
