@@ -4,8 +4,8 @@ and no silent garbage from ``trajectory``, the ``linear_network`` helpers, the R
 
 from __future__ import annotations
 
+import contextlib
 import os
-import time
 
 import mpmath
 import numpy as np
@@ -15,10 +15,29 @@ from derivations.models.linear_network import linear_network
 from numerics import linear_network as ln
 from numerics import reduced_trajectory, riccati_mpmath, riccati_numpy, trajectory
 from numerics.budget import MAX_STEPS, BudgetError, gd_steps, mpmath_step_weight
+from numerics.methods import dop853 as dop853_method
+from numerics.methods import gradient_descent as gradient_descent_method
+from numerics.methods import odefun as odefun_method
 from proofs_check.papers.xu_ziyin2025.phase import width_sweep
 
 SCALAR = ("two_layer_scalar", {"S": 1.0, "Z": 1.0}, {"a": np.array([0.5, -0.2]), "b": np.array([0.3, 0.4])})
 MODEL, PARAMS, INIT = SCALAR
+
+
+@contextlib.contextmanager
+def no_work(monkeypatch):
+    """Inside: entering the GD loop, mpmath's or DOP853's integration fails the test (a budget must refuse first)."""
+
+    def work(*args, **kwargs):
+        raise AssertionError("the work started before the budget refused it")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(gradient_descent_method, "gradient_descent", work)
+        patch.setattr(odefun_method, "integrate_mpmath", work)
+        patch.setattr(dop853_method, "integrate_scipy", work)
+        yield
+
+
 LAYERWISE = {"gamma": 1.0, "eta_u": 1.0, "eta_w": 1.0, "a": 1.0, "b": 1.0}
 
 
@@ -62,6 +81,13 @@ def test_bad_arguments_are_refused_naming_them(case) -> None:
         trajectory(kwargs.pop("model"), kwargs.pop("t"), kwargs.pop("params"), kwargs.pop("init"), **kwargs)
 
 
+@pytest.mark.parametrize("options", [{"method": "gd", "lr": 0.1}, {"method": "mpmath"}, {"method": "scipy"}])
+def test_no_work_sees_the_work_of_a_call_within_budget(options, monkeypatch) -> None:
+    """The tests of refusals "at once" can fail: a call within its budget does reach the patched work."""
+    with no_work(monkeypatch), pytest.raises(AssertionError, match="work started"):
+        trajectory(MODEL, [0.2], PARAMS, INIT, **options)
+
+
 # --- gradient descent: exact step counts or refused ---------------------------------------------------------
 def test_gd_times_must_be_multiples_of_lr() -> None:
     with pytest.raises(ValueError, match=r"integer multiples of lr.*1\.5 × lr"):
@@ -74,11 +100,9 @@ def test_gd_times_must_be_multiples_of_lr() -> None:
 
 
 @pytest.mark.parametrize(("t", "lr"), [(1e20, 1e-3), (0.5, 1e-9), (1e300, 1e-300)])
-def test_gd_beyond_the_step_budget_is_refused_at_once(t, lr) -> None:
-    start = time.perf_counter()
-    with pytest.raises(BudgetError, match=r"max_steps = 1000000.*pass a larger max_steps"):
+def test_gd_beyond_the_step_budget_is_refused_at_once(t, lr, monkeypatch) -> None:
+    with no_work(monkeypatch), pytest.raises(BudgetError, match=r"max_steps = 1000000.*pass a larger max_steps"):
         trajectory(MODEL, [t], PARAMS, INIT, method="gd", lr=lr)
-    assert time.perf_counter() - start < 5
     with pytest.raises(BudgetError, match=r"max_steps = 10\b"):
         trajectory(MODEL, [1.1], PARAMS, INIT, method="gd", lr=0.1, max_steps=10)
     assert trajectory(MODEL, [1.0], PARAMS, INIT, method="gd", lr=0.1, max_steps=10)["a"].shape == (1, 2)
@@ -107,11 +131,10 @@ def test_gd_on_the_linear_model_is_exact() -> None:
         (1e12, INIT, "scipy"),
     ],
 )
-def test_flow_budgets_refuse_at_once(t, init, method) -> None:
-    start = time.perf_counter()
-    with pytest.raises(BudgetError, match=rf"method='{method}' would need about .* max_steps = {MAX_STEPS[method]}"):
+def test_flow_budgets_refuse_at_once(t, init, method, monkeypatch) -> None:
+    expected = rf"method='{method}' would need about .* max_steps = {MAX_STEPS[method]}"
+    with no_work(monkeypatch), pytest.raises(BudgetError, match=expected):
         trajectory(MODEL, [t], PARAMS, init, method=method)
-    assert time.perf_counter() - start < 10
 
 
 def test_mpmath_steps_are_counted_and_weighted_by_dps() -> None:
@@ -126,10 +149,12 @@ def test_mpmath_steps_are_counted_and_weighted_by_dps() -> None:
     assert trajectory(MODEL, [1.0], PARAMS, INIT, method="mpmath", max_steps=40, dps=20)["a"].shape == (1, 2)
 
 
-def test_dps_at_its_maximum_is_fast_and_above_is_refused() -> None:
-    start = time.perf_counter()
-    trajectory(MODEL, [1.0], PARAMS, INIT, dps=10_000)
-    assert time.perf_counter() - start < 30
+def test_dps_at_its_maximum_is_answered_and_above_is_refused() -> None:
+    """dps = 10 000 is answered (its first 45 digits those of dps = 50); one digit more is refused."""
+    high = trajectory(MODEL, [1.0], PARAMS, INIT, dps=10_000)["a"][0, 0]
+    low = trajectory(MODEL, [1.0], PARAMS, INIT, dps=50)["a"][0, 0]
+    with mpmath.workdps(60):
+        assert abs(mpmath.mpf(high) - mpmath.mpf(low)) <= mpmath.mpf(10) ** -45 * abs(mpmath.mpf(low))
     with pytest.raises(ValueError, match=r"\bdps\b"):
         trajectory(MODEL, [1.0], PARAMS, INIT, dps=10**5)
 
@@ -305,14 +330,12 @@ def test_width_sweep_budget_and_arguments() -> None:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="budget timing on POSIX")
-def test_every_refusal_above_is_fast() -> None:
-    """The budgets refuse before the work: a dozen refusals in well under a second each."""
-    start = time.perf_counter()
+def test_every_refusal_above_is_made_before_the_work(monkeypatch) -> None:
+    """The budgets refuse before the work: no integrator or GD loop is entered."""
     for call in (
         lambda: trajectory(MODEL, [1e6], PARAMS, INIT, method="mpmath"),
         lambda: trajectory(MODEL, [0.5], PARAMS, INIT, method="gd", lr=1e-9),
         lambda: trajectory(MODEL, [1.0], PARAMS, INIT, dps=10**5),
     ):
-        with pytest.raises(ValueError):
+        with no_work(monkeypatch), pytest.raises(ValueError):
             call()
-    assert time.perf_counter() - start < 5

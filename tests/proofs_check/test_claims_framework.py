@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -255,15 +256,24 @@ def test_worker_processes_give_the_same_records_and_progress() -> None:
     assert sorted(seen) == [(1, 3), (2, 3), (3, 3)]
 
 
-def test_timeout_stops_a_runaway_check() -> None:
+def marked_sleeper(seconds: float, marker: Path) -> Outcome:
+    """Sleeps, then writes ``marker``: a check stopped while asleep never writes it."""
+    time.sleep(seconds)
+    marker.write_text("slept")
+    return Outcome.proved("slept")
+
+
+def test_timeout_stops_a_runaway_check(tmp_path: Path) -> None:
+    """The runaway check is stopped, not waited for: when run_claims returns, its marker (written after 30 s of
+    sleep) does not exist, while the fast one's does."""
     paper = toy_paper()
-    paper.claim("slow", "sleeps", where="§1", check=lambda: sleeper(30))
-    paper.claim("fast", "sleeps briefly", where="§1", check=lambda: sleeper(0.01))
-    start = time.perf_counter()
+    slow_marker, fast_marker = tmp_path / "slow", tmp_path / "fast"
+    paper.claim("slow", "sleeps", where="§1", check=lambda: marked_sleeper(30, slow_marker))
+    paper.claim("fast", "sleeps briefly", where="§1", check=lambda: marked_sleeper(0.01, fast_marker))
     slow, fast = run_claims(paper.claims(), jobs=1, timeout=1.0)
-    assert time.perf_counter() - start < 10
     assert slow.outcome.status is Status.ERROR and "timeout" in slow.outcome.detail
     assert fast.outcome.status is Status.PROVED
+    assert fast_marker.exists() and not slow_marker.exists()
 
 
 def test_runner_arguments_are_checked() -> None:
