@@ -14,6 +14,7 @@ PAPER_FIGURES = {"nam2025": 3, "xu_ziyin2025": 3, "kunin2025": 3}
 """The per-paper notebooks and how many figures each saves."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs(path: Path, tmp_path: Path) -> None:
     nb = jupytext.read(path)

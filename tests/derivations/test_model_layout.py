@@ -40,6 +40,7 @@ def test_eleven_by_eleven_moments_have_distinct_names() -> None:
     assert len({_old_name("Sxy", k, m) for k in range(D) for m in range(C)}) < D * C
 
 
+@pytest.mark.slow
 def test_every_moment_entry_reaches_the_derived_flow() -> None:
     """Spec §1: W1' = M W2ᵀ with M = Sxy − Sxx W1 W2, so d(W1_kj)'/d(Sxy_km) = (W2ᵀ)_mj for every k, m: each of
     the 121 entries enters the field of its own row, none is merged with another."""

@@ -188,6 +188,7 @@ def _lambda_balanced_aligned(a: list[float], lam: float, signs: list[int]) -> li
     return [sg * float(np.sqrt(x**2 + lam)) for x, sg in zip(a, signs, strict=True)]
 
 
+@pytest.mark.slow
 @settings(max_examples=4, deadline=None)
 @given(
     seed=st.integers(0, 2**16),

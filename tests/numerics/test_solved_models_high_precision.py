@@ -16,11 +16,18 @@ from derivations.closed_form import ClosedForm
 from numerics import trajectory
 from proofs_check.strategies import cases
 
-SOLVED = [name for name in models.names() if isinstance(models.get(name).solution, ClosedForm)]
-UNSOLVED = [name for name in models.names() if name not in SOLVED]
-# closed forms on a set the evaluator checks without a ``condition`` the strategies could solve for (the aligned
+UNSOLVED = ["power_activation"]
+"""The registered models ``solve`` leaves unsolved, as tests/derivations/test_solve.py's
+``test_every_registered_model_is_solved_or_says_why`` requires. Listed rather than computed: solving every model
+at collection costs each test process about 100 s, while a test below solves only the model it runs."""
+# the closed forms on a set the evaluator checks without a ``condition`` the strategies could solve for (the aligned
 # matrix modes of linear_network: tests/numerics/test_modes.py draws aligned starts and whitened moments)
-SOLVED = [n for n in SOLVED if models.get(n).closed_form.condition or models.get(n).closed_form.general is None]
+ALIGNED_ONLY = ["linear_network"]
+SOLVED = [name for name in models.names() if name not in UNSOLVED + ALIGNED_ONLY]
+# the closed forms evaluated by 30-digit quadrature (the chain's and the tied layer's implicit solutions take
+# 40-150 s for four examples): checked in CI's slow step
+QUADRATURE = {"deep_scalar_chain", "tied_layer"}
+SOLVED_PARAMS = [pytest.param(n, marks=pytest.mark.slow) if n in QUADRATURE else n for n in SOLVED]
 
 
 def closed_or_justified_refusal(model, times, params, init, reference, **options):
@@ -47,11 +54,12 @@ def max_relative_error(model, closed: dict, reference: dict) -> float:
     return worst
 
 
-@pytest.mark.parametrize("name", SOLVED)
+@pytest.mark.parametrize("name", SOLVED_PARAMS)
 @settings(max_examples=4)
 @given(data=st.data())
 def test_closed_form_against_30_digit_integration(name, data, reference_flow) -> None:
     model = models.get(name)
+    assert isinstance(model.solution, ClosedForm) and (model.closed_form.condition or model.closed_form.general is None)
     case = data.draw(cases(model, width=st.integers(1, 3)))
     params, init = case.params, case.init
     times = [0.0, data.draw(st.floats(0.05, 1.0)), data.draw(st.floats(1.0, 3.0))]
@@ -65,7 +73,7 @@ def test_closed_form_against_30_digit_integration(name, data, reference_flow) ->
                 assert abs(x - y) <= mpmath.mpf(10) ** -24 * (1 + abs(y)), (state, x, y)
 
 
-@pytest.mark.parametrize("name", SOLVED)
+@pytest.mark.parametrize("name", SOLVED_PARAMS)
 @settings(max_examples=8)
 @given(data=st.data())
 def test_float64_closed_form_against_integration(name, data, reference_flow) -> None:
@@ -73,6 +81,7 @@ def test_float64_closed_form_against_integration(name, data, reference_flow) -> 
     start off a_i = b_i by one ulp leaves it exponentially fast, in DOP853's own rounding too), against the
     30-digit integration instead."""
     model = models.get(name)
+    assert isinstance(model.solution, ClosedForm)
     case = data.draw(cases(model, width=st.integers(1, 4)))
     params, init = case.params, case.init
     times = np.array([0.0, 0.3, 1.5, 6.0])
@@ -100,11 +109,13 @@ def test_weight_decay_from_an_unbalanced_start_is_now_solved() -> None:
 @pytest.mark.parametrize("name", UNSOLVED)
 def test_an_unsolved_model_has_no_closed_form_method(name) -> None:
     model = models.get(name)
+    assert not isinstance(model.solution, ClosedForm)
     init = {n: np.full(2, 0.1) for n in model.state_names}
     with pytest.raises(ValueError, match="no closed form"):
         trajectory(model, [0.0, 1.0], {}, init)
 
 
+@pytest.mark.slow
 def test_the_chain_at_a_tiny_target_is_refused_in_float64_and_exact_at_45_digits() -> None:
     """S -> 0 in the chain: the expanded stop polynomial loses S^2 = 1e-24 to cancellation in float64, so the
     stop is missed and the quadrature meets a sign change of its rate: refused (never a silent wrong value);

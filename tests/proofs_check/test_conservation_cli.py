@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from proofs_check.cli import main
 
 
+@pytest.mark.slow
 def test_conservation_table_in_output_and_json(tmp_path, capsys) -> None:
     out = tmp_path / "report.json"
     assert main(["--paper", "marcotte2023", "--conservation", "--json", str(out)]) == 0

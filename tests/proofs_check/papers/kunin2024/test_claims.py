@@ -120,6 +120,7 @@ def test_a_wrong_nu_solution_is_refuted(half: sp.Expr) -> None:
     _refuted("nu.solution", statement)
 
 
+@pytest.mark.slow
 @settings(max_examples=4, deadline=None)
 @given(
     st.floats(0.3, 1.5),

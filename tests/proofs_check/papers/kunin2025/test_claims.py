@@ -69,6 +69,7 @@ def records(paper):
     return {r.claim.id: r for r in done}
 
 
+@pytest.mark.slow
 def test_statuses(records) -> None:
     # no wall-clock bound here: `python benchmarks/claims_run.py --claim kunin2025` measures the running times
     by_id = records
@@ -84,6 +85,7 @@ def test_slow_claims(paper) -> None:
     assert {r.claim.id: r.outcome.status for r in done} == SLOW, {r.claim.id: r.outcome.detail for r in done}
 
 
+@pytest.mark.slow
 def test_conjecture_and_theorem_labels(records) -> None:
     by_id = records
     assert "conjecture" in by_id["kunin2025.fcn.conjecture4_1"].claim.statement.lower()
@@ -94,6 +96,7 @@ def test_conjecture_and_theorem_labels(records) -> None:
         assert "spec" not in citation.reference  # the paper's sections only, no file a reader does not have
 
 
+@pytest.mark.slow
 def test_reports_name_the_alphas_and_skipped_jumps(records) -> None:
     by_id = records
     assert "alpha=1e-32" in by_id["kunin2025.dln.theorem3_1"].outcome.detail
@@ -115,6 +118,7 @@ def test_convergence_criterion_flags_non_constant_errors() -> None:
     assert kunin2025._convergence_failures(drifting, lambda alpha, k: alpha > 1e-6) == []
 
 
+@pytest.mark.slow
 def test_a_doubled_activation_threshold_is_refuted(monkeypatch) -> None:
     paper = load_papers(["kunin2025"]).paper("kunin2025")
     assert run_check(paper["dln.agf_is_pf"]).status is Status.NUMERIC

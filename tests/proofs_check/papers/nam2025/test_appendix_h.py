@@ -31,6 +31,7 @@ def test_every_printed_formula_is_the_derived_step() -> None:
     assert all(o.status.value == "proved" for o in outcomes.values()), outcomes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_a_variant_is_solved_and_refutes_the_printed_dynamics(variant) -> None:
     model, still_true = VARIANTS[variant]
