@@ -3,6 +3,7 @@
 from . import models, registry
 from .closed_form import ClosedForm, Unsolved
 from .derivation import Derivation, Step, StepCheck
+from .inputs import expression
 from .model import Instance, Model, Quantity, population_loss, use_solver
 from .pipeline import solve
 from .proof import Proof, numeric_evidence, prove_equal, prove_zero
@@ -25,6 +26,7 @@ __all__ = [
     "Step",
     "StepCheck",
     "Unsolved",
+    "expression",
     "implicit_solution",
     "models",
     "numeric_evidence",

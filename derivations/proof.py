@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
+from .inputs import expression
+
 __all__ = ["SIMPLIFY_BUDGET", "Proof", "numeric_evidence", "prove_equal", "prove_zero", "sample_sign"]
 
 SIMPLIFY_BUDGET = 400
@@ -153,6 +155,7 @@ def numeric_evidence(
     seed: int = 0,
 ) -> Proof:
     """Largest ``|expr|`` over random points of ``domain`` at ``dps`` digits (evidence, not proof)."""
+    expr = expression(expr, "expr")
     free = sorted(expr.free_symbols, key=str)
     missing = [s for s in free if s not in domain]
     if missing:

@@ -22,6 +22,7 @@ from sympy.integrals.rationaltools import ratint
 from sympy.polys.partfrac import apart_undetermined_coeffs
 
 from .derivation import Derivation
+from .inputs import expression
 from .proof import Proof, prove_zero
 
 __all__ = ["ImplicitSolution", "implicit_solution", "unsplit_factor", "unsupported"]
@@ -188,7 +189,9 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
 
     Raises:
         ValueError: ``rhs`` depends on ``t``, or the engine cannot solve it (``unsupported`` says why).
+        TypeError: ``rhs`` or ``y0`` is not a SymPy expression (text is never parsed).
     """
+    rhs, y0 = expression(rhs, "rhs"), expression(y0, "y0")
     if t in rhs.free_symbols:
         raise ValueError(f"not autonomous: {rhs}")
     why = unsupported(rhs, y)

@@ -19,6 +19,7 @@ import numbers
 
 import sympy as sp
 
+from ..inputs import expression
 from ..model import Model, Quantity
 
 __all__ = ["MODEL", "skill_frequencies"]
@@ -33,7 +34,7 @@ def skill_frequencies(n_skills: int, alpha: object) -> tuple[sp.Expr, ...]:
     numbers for a rational ``alpha``, expressions for a symbolic one); they sum to 1."""
     if isinstance(n_skills, bool) or not isinstance(n_skills, numbers.Integral) or n_skills < 1:
         raise ValueError(f"n_skills must be an integer >= 1, got {n_skills!r}")
-    exponent = -(sp.sympify(alpha) + 1)
+    exponent = -(expression(alpha, "alpha") + 1)
     if exponent.is_number and not exponent.is_negative:
         raise ValueError(f"alpha must be > -1 (frequencies decreasing in k), got {alpha!r}")
     weights = [sp.Integer(k) ** exponent for k in range(1, int(n_skills) + 1)]

@@ -22,6 +22,7 @@ from functools import cache
 
 import sympy as sp
 
+from derivations import expression
 from derivations.model import Instance
 
 __all__ = [
@@ -63,7 +64,7 @@ def finite_expectation(points: Sequence[tuple[sp.Expr, Mapping[sp.Symbol, sp.Exp
     """:math:`\\mathbb E` over a finite distribution: ``points`` are (probability, values of the raw symbols)."""
 
     def expectation(expr: sp.Expr) -> sp.Expr:
-        expr = sp.sympify(expr)
+        expr = expression(expr, "expr")
         return sp.expand(sum(weight * expr.xreplace(dict(values)) for weight, values in points))
 
     return expectation
@@ -85,7 +86,7 @@ def feature_loss(
         raise ValueError(f"features must give one feature per input ({len(instance.inputs)}), got {len(features)}")
     as_features = dict(zip(instance.inputs, features, strict=True))
     f = sp.sympify(instance.network).xreplace(as_features)
-    f_star = sp.sympify(instance.target).xreplace(as_features) if target is None else sp.sympify(target)
+    f_star = sp.sympify(instance.target).xreplace(as_features) if target is None else expression(target, "target")
     return expectation((f - f_star) ** 2) / 2
 
 

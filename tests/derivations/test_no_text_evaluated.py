@@ -1,0 +1,78 @@
+"""No public argument that takes an expression parses text: ``sympify`` would ``eval`` it (issue 27). A string
+that would plant a side effect, if run, goes into each such argument; each call is refused with a TypeError naming
+the argument, and the side effect never happens."""
+
+from __future__ import annotations
+
+import builtins
+
+import pytest
+import sympy as sp
+
+from derivations import Model, expression, implicit_solution, numeric_evidence, prove_equal, prove_zero
+from derivations.models.emergence import skill_frequencies
+from proofs_check.papers.nam2025.features import feature_loss, finite_expectation
+
+PLANT = "__import__('builtins').__setattr__('planted_by_a_test', 1) or 0"
+"""Text that, if evaluated, sets ``builtins.planted_by_a_test``."""
+
+y, t, x = sp.Symbol("y"), sp.Symbol("t"), sp.Symbol("x", real=True)
+
+
+def _instance() -> object:
+    model = Model(
+        name="toy_text",
+        title="toy",
+        reference="tests",
+        state_names=("a", "w"),
+        unit_param_names=(),
+        quantities={},
+        shared_param_names=("S",),
+        network=lambda s, x: sum(ai * wi for ai, wi in zip(s["a"], s["w"], strict=True)) * x[0],
+        target=lambda s, x: s["S"] * x[0],
+        moment=lambda s, i, j: sp.S.One,
+        input_dim=lambda p: 1,
+    )
+    return model.instance(1)
+
+
+CALLS = {
+    "expression": (lambda: expression(PLANT, "alpha"), "alpha"),
+    "skill_frequencies alpha": (lambda: skill_frequencies(3, PLANT), "alpha"),
+    "implicit_solution rhs": (lambda: implicit_solution(PLANT, y, sp.Integer(1), t), "rhs"),
+    "implicit_solution y0": (lambda: implicit_solution(y * (1 - y), y, PLANT, t), "y0"),
+    "numeric_evidence expr": (lambda: numeric_evidence(PLANT, {}), "expr"),
+    "finite_expectation expr": (lambda: finite_expectation([(sp.Integer(1), {x: 1})])(PLANT), "expr"),
+    "feature_loss target": (lambda: feature_loss(_instance(), [x], finite_expectation([(1, {x: 1})]), PLANT), "target"),
+}
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_text_is_refused_and_never_run(name) -> None:
+    call, argument = CALLS[name]
+    with pytest.raises(TypeError, match=rf"\b{argument}\b.*never parsed"):
+        call()
+    assert not hasattr(builtins, "planted_by_a_test")
+
+
+def test_the_plant_does_run_when_text_is_parsed() -> None:
+    """The test above can fail: parsing the planted text (what non-strict ``sympify`` does) runs it."""
+    try:
+        sp.sympify(PLANT)
+        assert getattr(builtins, "planted_by_a_test", None) == 1
+    finally:
+        if hasattr(builtins, "planted_by_a_test"):
+            delattr(builtins, "planted_by_a_test")
+
+
+@pytest.mark.parametrize("call", [lambda: prove_zero(PLANT), lambda: prove_equal(PLANT, 0)])
+def test_the_proof_checkers_refuse_text(call) -> None:
+    with pytest.raises((TypeError, sp.SympifyError)):
+        call()
+    assert not hasattr(builtins, "planted_by_a_test")
+
+
+def test_numbers_and_expressions_still_pass() -> None:
+    assert expression(0.5, "alpha") == sp.Float(0.5)
+    assert expression(sp.Rational(1, 2) + x, "alpha") == sp.Rational(1, 2) + x
+    assert sp.simplify(sum(skill_frequencies(3, sp.Rational(1, 2)))) == 1
