@@ -59,6 +59,8 @@ TOPICS = {
     "§4.2, §5 (headline)": "phase diagram: Definition 1 (the headline)",
     "§4.1, §8 (paper eq. 14: the initial alignment)": "phase diagram: exponents (eq. 14, the initial alignment)",
     "§4.6 (secondary summary: δ = 0.5, 1, 2)": "phase diagram: δ = 0.5, 1, 2 (per a secondary summary)",
+    "§4.4, §5": "phase diagram: corollaries (large initialization), the three mechanisms",
+    "§5 (learning by rescaling)": "learning by rescaling",
 }
 """The paper's topic of each section of the package's reconstruction (the paper's body text was unavailable)."""
 
@@ -334,8 +336,9 @@ PAPER.claim(
 )
 
 
-def _sums(quantity: str) -> sp.Expr:
-    """A quantity of the model in the coordinates of §2.4: uᵀw, |u|², |w|² from Σp², Σq² and S."""
+def _sums(quantity: str | sp.Expr) -> sp.Expr:
+    """A quantity of the model (by name, or an expression in the model's sums uᵀw, |u|², |w|²) in the coordinates of
+    §2.4: uᵀw, |u|², |w|² from Σp², Σq² and S."""
     uu, ww = LW.symbol("uu"), LW.symbol("ww")
     coordinates = {
         uw: (_sum_pp - _sum_qq) / (4 * sp.sqrt(eta_u * eta_w)),
@@ -344,6 +347,8 @@ def _sums(quantity: str) -> sp.Expr:
     }
     # a cosine from its definition where it is defined (the model's quantity is 0 at a zero vector and clamped
     # against rounding); any other quantity as the model defines it
+    if isinstance(quantity, sp.Expr):
+        return quantity.xreplace(coordinates)
     expr = COSINES[quantity] if quantity in COSINES else LW.quantities[quantity].expr
     return expr.xreplace(coordinates)
 

@@ -44,7 +44,7 @@ IN_B = {b: B * gamma * a * sp.sqrt(P * Q) / (2 * sp.sqrt(eta_u * eta_w))}
 """The exact reparametrization b ↦ B (spec §2.2: B = 2b√(η_uη_w)/(γa√(PQ)))."""
 
 
-def _in_theta(quantity: str, angle: sp.Expr = th) -> sp.Expr:
+def _in_theta(quantity: str | sp.Expr, angle: sp.Expr = th) -> sp.Expr:
     """A quantity of the model along the solution, as a function of the hyperbolic angle (spec §2.4 coordinates)."""
     return _sums(quantity).xreplace({theta_positive: angle})
 

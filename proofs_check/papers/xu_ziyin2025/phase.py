@@ -77,7 +77,8 @@ def phase(c_d: Exponent, c_u: Exponent, c_w: Exponent, c_gamma: Exponent, c_eta_
     ===========  ==================  ================  ===============
 
     - ``c_d > 0``, :math:`e_B>0` is the table's "alignment then rescaling" (:math:`\zeta\to1`,
-      :math:`K_\infty/K_0\approx2B\to\infty`); it is returned as ``"rescaling"``, its dominant mechanism.
+      :math:`K_\infty/K_0\approx B/\cosh\theta_0\to\infty`; the reconstruction's :math:`2B` is
+      :math:`\alpha_+`, see ``claims_mechanisms``); it is returned as ``"rescaling"``, its dominant mechanism.
     - ``c_d = 0``, :math:`e_B<0`: at finite width :math:`\theta_0=\Theta(1)` generically, and the network learns
       by disalignment (:math:`\zeta\to0`, :math:`K_\infty/K_0\to1/\cosh\theta_0`). It is lazy (kernel) only if
       :math:`\theta_0=0` (e.g. :math:`u_0^\top w_0=0`), a condition on the initialization that exponents cannot

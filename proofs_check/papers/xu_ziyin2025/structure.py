@@ -22,6 +22,8 @@ STRUCTURE = Structure(
         "output, norms, NTK and alignment",
         "alignment",
         "learning by disalignment",
+        "learning by rescaling",
+        "three mechanisms",
         "phase diagram",
         "abc-symmetry",
         "power activation",
