@@ -152,3 +152,60 @@ ax.set(xlabel="K (frequencies learned)", ylabel="loss", title="plateau levels, m
 ax.legend()
 plt.show()
 print("last level (all frequencies learned):", losses[-1])
+
+# %% [markdown]
+# ## Algorithm 1 halts when every dormant neuron has zero utility gradient
+#
+# A diagonal network on data whose features 2 and 3 are identically 0 (dead) and whose target has a part no live
+# feature explains (`proofs_check.papers.kunin2025.claims_halting.halting_problem`). AGF activates the two live
+# neurons and halts, although the loss is not 0: no dormant neuron can reach its threshold (claim
+# `kunin2025.algorithm1.halting`). Below: the staircase and, at each AGF state, the largest dormant utility gradient.
+
+# %%
+from proofs_check.papers.kunin2025 import claims_halting as halting  # noqa: E402
+
+X, y = halting.halting_problem()
+result = halting.halting_run()
+print("halted:", result.halted)
+print("active sets:", result.active_sets, "loss levels:", np.round(result.loss_levels, 5))
+gradients = []
+for jump in result.jumps:
+    beta = np.asarray(jump.a)[:, 0] * np.diag(np.asarray(jump.w))
+    moments = X.T @ (y - X @ beta) / len(X)
+    gradients.append(float(np.max(np.abs(np.delete(moments, list(jump.active))), initial=0.0)))
+fig, ax = plt.subplots(figsize=(6.5, 3.5), constrained_layout=True)
+ax.semilogy(range(len(gradients)), np.maximum(gradients, 1e-18), "o-")
+ax.set(xlabel="AGF state (jump)", ylabel="largest dormant utility gradient", title="Halting on dead features")
+plt.show()
+assert gradients[-1] == 0.0 and min(gradients[:-1]) > 0
+
+# %% [markdown]
+# ## A dormant κ = 3 neuron turns within its utility phase
+#
+# Gradient flow of the κ = 3 teacher network: the utility $U(\bar\theta)/U^*$ of the neuron that activates first,
+# against rescaled time up to its activation $\tau_1$, at three $\alpha$. It climbs gradually (no instant
+# alignment, unlike κ = 2) and the curves coincide as $\alpha \to 0$ (claim
+# `kunin2025.utility.kappa3_slow_alignment`); this is why the paper's κ = 3 jump times (eqs 7, 9) are lower bounds.
+
+# %%
+from proofs_check.papers.kunin2025 import claims_alignment as kappa3  # noqa: E402
+from proofs_check.papers.kunin2025.quadratic_problems import quadratic_maximal_utility  # noqa: E402
+
+X, Y = teacher_problem(kappa3.ALPHAS[0])[:2]
+M, best = kappa3.utility_matrix(X, Y), quadratic_maximal_utility(X, Y)
+grid = np.linspace(0.0, kappa3.T_END, 3001)
+fig, ax = plt.subplots(figsize=(6.5, 3.8), constrained_layout=True)
+for alpha in kappa3.ALPHAS:
+    flow = kappa3.teacher_flow(alpha)
+    norms = flow.norms(grid)
+    first = int(np.flatnonzero(norms.max(axis=1) >= kappa3.ACTIVE_NORM)[0])
+    neuron = int(np.argmax(norms[first]))
+    times = np.linspace(0.0, grid[first], 60)
+    a, w = flow.weights(times)
+    theta = np.concatenate([a[:, neuron], w[:, neuron]], axis=1)
+    bar = theta / np.linalg.norm(theta, axis=1, keepdims=True)
+    utility = np.array([b[0] * b[1:] @ M @ b[1:] for b in bar]) / best
+    ax.plot(times / grid[first], utility, label=rf"$\alpha = {alpha:g}$")
+ax.set(xlabel=r"$\tilde t/\tau_1$", ylabel=r"$U(\bar\theta)/U^*$", title="Utility of the first neuron to activate")
+ax.legend(fontsize=8)
+plt.show()

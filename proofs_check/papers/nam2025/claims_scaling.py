@@ -35,7 +35,16 @@ from proofs_check.papers.nam2025 import claims_emergence as em
 from proofs_check.papers.nam2025.claims import PAPER
 from proofs_check.papers.nam2025.half_time import half_time
 
-__all__ = ["RESOURCES", "Asymptotics", "continuum_exponent", "integrable", "per_skill_loss", "scaling", "slope_check"]
+__all__ = [
+    "RESOURCES",
+    "Asymptotics",
+    "continuum_exponent",
+    "integrable",
+    "per_skill_loss",
+    "scaling",
+    "slope_check",
+    "summed_loss",
+]
 
 S, w0, P, k, alpha, A = em.S, em.w0, em.P, em.k, em.alpha, em.A
 t, n, p = sp.Symbol("t", positive=True), sp.Symbol("n", positive=True), sp.Symbol("p", positive=True)
@@ -207,7 +216,7 @@ def _tail_mass(alpha_value: float, first: int) -> float:
     return float(zeta(alpha_value + 1, first + 1) / zeta(alpha_value + 1))
 
 
-def _exact_losses(resource: str, alpha_value: float, xs: tuple[float, ...]) -> list[float]:
+def summed_loss(resource: str, alpha_value: float, xs: tuple[float, ...]) -> list[float]:
     """The sum over skills of the per-skill loss at each resource value of ``xs`` (S = 1, w_0 = 10⁻⁴). Time: the
     emergence model's closed form (numerics.trajectory) for the first SKILLS skills; the others (P_s t ≤ 10⁻³) keep
     their initial loss per unit frequency, read off the run at t = 0. Data: the derived ℓ_k summed over the first
@@ -241,7 +250,7 @@ def slope_check(resource: str, exponent: Callable[[float], float] | None = None)
 
     beta = exponent or sp.lambdify(alpha, PAPER_EXPONENTS[resource])
     lo, hi = RANGES[resource]
-    losses = [_exact_losses(resource, av, (lo, hi)) for av in ALPHAS]
+    losses = [summed_loss(resource, av, (lo, hi)) for av in ALPHAS]
     slopes = [(math.log(high) - math.log(low)) / math.log(hi / lo) for low, high in losses]
     deviations = {f"α = {av}": s - float(beta(av)) for s, av in zip(slopes, ALPHAS, strict=True)}
     method = {

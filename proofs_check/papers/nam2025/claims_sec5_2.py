@@ -32,7 +32,7 @@ from proofs_check.paper import Measurement
 from proofs_check.papers.nam2025.claims import PAPER
 from proofs_check.papers.nam2025.claims_collapse import FIT, NEAR_BALANCED, SEEDS
 
-__all__ = ["DEPTHS", "depth_check", "mean_cosine_measure", "product_rate"]
+__all__ = ["DEPTHS", "depth_check", "mean_cosine_measure", "product_rate", "time_between"]
 
 
 # ---------------------------------------------------------------- class-mean orthogonality
@@ -149,7 +149,7 @@ FEATURES = (1.0, 2.0)
 """The two features' strengths S of the numeric depth check (λ = 1)."""
 
 
-def _time(L: int, S: float, lo: float, hi: float) -> float:
+def time_between(L: int, S: float, lo: float, hi: float) -> float:
     """∫_lo^hi dθ/θ̇ for deep_scalar_chain(L) at λ = 1, by quadrature in ln θ (the start is a near-singular end)."""
     import math
 
@@ -168,8 +168,8 @@ def depth_check(direction: int = 1, w0: float = W0) -> Outcome:
         raise ValueError(f"direction must be 1 or -1, got {direction!r}")
     (s1, s2), rows = FEATURES, []
     for L in DEPTHS:
-        half1, half2 = _time(L, s1, w0, s1 / 2), _time(L, s2, w0, s2 / 2)
-        width = _time(L, s1, s1 / 4, 3 * s1 / 4)
+        half1, half2 = time_between(L, s1, w0, s1 / 2), time_between(L, s2, w0, s2 / 2)
+        width = time_between(L, s1, s1 / 4, 3 * s1 / 4)
         rows.append((width / half1, (half1 - half2) / width, half1 / half2))
     relative = [r[0] for r in rows]
     gap = [r[1] for r in rows]
