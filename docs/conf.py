@@ -22,7 +22,15 @@ from claims_page import write_claims_page  # noqa: E402
 project = "layerwise-linear-flows"
 author = "The layerwise-linear-flows contributors"
 copyright = "2025-2026, " + author
-extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.mathjax", "sphinx.ext.viewcode"]
+extensions = [
+    "myst_nb",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.mathjax",
+    # MathJax and its fonts copied into the site (no CDN): formulas render offline
+    "sphinx-mathjax-offline",
+    "sphinx.ext.viewcode",
+]
 html_theme = "furo"
 html_title = project
 exclude_patterns = ["_build", "_ext", "jupyter_execute", "conf.py", "**.ipynb_checkpoints"]
