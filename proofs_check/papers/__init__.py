@@ -107,8 +107,15 @@ def load_file(path: str | Path) -> list[Paper]:
     """Run the Python file ``path`` as a module and return the papers it defines at module level (models it
     registers with :func:`derivations.models.register` are registered too). ValueError if it defines none."""
     path = Path(path)
-    if path.suffix != ".py" or not path.is_file():
+    if path.suffix != ".py":
         raise ValueError(f"{str(path)!r} is not a Python file (FILE.py)")
+    if not path.is_file():
+        if path.is_absolute():
+            raise ValueError(f"no file {str(path)!r}")
+        raise ValueError(
+            f"no file {str(path)!r} relative to the current directory {str(Path.cwd())!r}: give the path from "
+            "here, or an absolute one"
+        )
     name = f"proofs_check_user_{abs(hash(path.resolve()))}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]

@@ -221,6 +221,19 @@ def test_user_file_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "boom" in capsys.readouterr().err
 
 
+def test_a_missing_file_is_named_with_the_directory_it_was_looked_for_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["examples/your_own_paper.py"]) == 2
+    err = capsys.readouterr().err
+    assert "no file 'examples/your_own_paper.py' relative to the current directory" in err and str(tmp_path) in err
+    assert main([str(tmp_path / "missing.py")]) == 2
+    assert f"no file '{tmp_path / 'missing.py'}'" in capsys.readouterr().err
+    assert main([str(tmp_path)]) == 2  # a directory is not a Python file
+    assert "is not a Python file" in capsys.readouterr().err
+
+
 def test_list_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     path = tmp_path / "many.py"
     path.write_text(
