@@ -49,10 +49,10 @@ print("active sets:   ", result.active_sets)
 t = np.linspace(0, 22, 2000)
 fig, ax = plt.subplots(figsize=(8, 4), constrained_layout=True)
 for alpha in (1e-4, 1e-8, 1e-16, 1e-32):
-    ax.semilogy(t, dln_gradient_flow(X, y, alpha, 22.0).loss(t), label=f"GF, alpha = {alpha:.0e}")
+    ax.semilogy(t, dln_gradient_flow(X, y, alpha, 22.0).loss(t), label=rf"GF, $\alpha = {alpha:.0e}$")
 ax.semilogy(t, result.loss_curve(t), "k--", label="AGF staircase")
 ax.set_ylim(result.loss_levels[-1] / 10, 2 * result.loss_levels[0])  # down to the last level, the float64 zero
-ax.set_xlabel("t / log(1/α)")
+ax.set_xlabel(r"$t/\log(1/\alpha)$")
 ax.set_ylabel("loss (log scale)")
 ax.set_title("Diagonal network: GF against the AGF staircase (figures beside the paper's: kunin2025.py)")
 ax.legend()
@@ -92,14 +92,14 @@ for alpha in (1e-2, 1e-3):
     staircase = agf(X, Y, a0, w0, alpha, activation="quadratic")
     flow = two_layer_gradient_flow(X, Y, a0, w0, alpha, 9.0)
     t = np.linspace(0, 9, 600)
-    ax.semilogy(t, flow.loss(t), label=f"GF, alpha = {alpha:.0e}")
+    ax.semilogy(t, flow.loss(t), label=rf"GF, $\alpha = {alpha:.0e}$")
     measured = agreement(flow.path, staircase.jump_times, staircase.loss_levels, alpha).jump_times
     print(
         f"alpha = {alpha:.0e}: AGF jumps {np.round(staircase.jump_times, 5)}, GF {np.round(measured, 5)}, "
         f"(GF - AGF)/alpha = {np.round((measured - staircase.jump_times) / alpha, 3)}"
     )
 ax.semilogy(t, staircase.loss_curve(t), "k--", label="AGF staircase")
-ax.set(xlabel="t alpha", ylabel="loss", title="quadratic network (κ = 3): gradient flow against AGF")
+ax.set(xlabel=r"$t\alpha$", ylabel="loss", title="quadratic network (κ = 3): gradient flow against AGF")
 ax.legend()
 plt.show()
 
@@ -120,7 +120,7 @@ for i, style in enumerate(("-", "--", "-")):
 for jump in staircase.jumps[1:]:
     ax.axvline(jump.time, color="k", lw=0.8)
     print(f"AGF jump at {jump.time:.5f} activates {jump.activated}")
-ax.set(xlabel="t alpha", ylabel="norm of the student", title="two mirror-image students activate together")
+ax.set(xlabel=r"$t\alpha$", ylabel="norm of the student", title="two mirror-image students activate together")
 ax.legend()
 plt.show()
 

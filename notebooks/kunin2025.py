@@ -86,14 +86,15 @@ rows.append("| AGF (package) | " + " | ".join(f"{x:.4f}" for x in predicted) + "
 rows.append("| Pesme–Flammarion Alg. 1 | " + " | ".join(f"{s.time:.4f}" for s in pf) + " | |")
 for alpha in ALPHAS:
     path = dln_gradient_flow(X, y, alpha, 22.0)
-    ax.semilogy(t, path.loss(t), color=ALPHA_COLOUR[alpha], label=f"GF, α = {alpha:.0e}")
+    ax.semilogy(t, path.loss(t), color=ALPHA_COLOUR[alpha], label=rf"GF, $\alpha = {alpha:.0e}$")
     measured = agreement(path, predicted, levels, alpha)
     scaled = measured.relative_errors * np.log(1 / alpha)
     spread = f"{np.nanmin(scaled):.2f} to {np.nanmax(scaled):.2f}"
     rows.append(f"| GF, {alpha:.0e} | " + " | ".join(f"{x:.4f}" for x in measured.jump_times) + f" | {spread} |")
-ax.semilogy(t, staircase.loss_curve(t), "k--", lw=1.5, label="AGF staircase (α → 0)")
+ax.semilogy(t, staircase.loss_curve(t), "k--", lw=1.5, label=r"AGF staircase ($\alpha \to 0$)")
 ax.set_ylim(levels[-1] / 10, 2 * levels[0])
-ax.set(xlabel="rescaled time t / log(1/α)", ylabel="loss (log scale)", title="Diagonal network, reference test A")
+ax.set(xlabel=r"rescaled time $t/\log(1/\alpha)$", ylabel="loss (log scale)")
+ax.set_title("Diagonal network, reference test A")
 ax.legend(loc="lower left")
 fig.savefig(FIGURES / "kunin2025_diagonal_staircase.png", dpi=120)
 plt.show()
@@ -125,7 +126,7 @@ for ax, whitened in zip(axes, (True, False), strict=True):
     grid = np.linspace(0, horizon, 3000)
     for alpha in ALPHAS[:3]:
         path = fcn_gradient_flow(Sxx, Syx, Syy, alpha, 4, horizon)
-        ax.semilogy(grid, path.loss(grid), color=ALPHA_COLOUR[alpha], label=f"GF, α = {alpha:.0e}")
+        ax.semilogy(grid, path.loss(grid), color=ALPHA_COLOUR[alpha], label=rf"GF, $\alpha = {alpha:.0e}$")
         jumps = measured_jumps(path, fcn_levels)
         resolved = [alpha ** (1 - predicted[0] / p) >= FLOAT_FLOOR for p in predicted]
         cells = [f"{x:.3f}" if ok else "not resolved" for x, ok in zip(jumps, resolved, strict=True)]
@@ -134,7 +135,7 @@ for ax, whitened in zip(axes, (True, False), strict=True):
         ax.axvline(tau, color="k", ls=":", lw=1)
     for level in fcn_levels:
         ax.axhline(level, color="grey", ls="--", lw=0.6)
-    ax.set(xlabel="rescaled time t / log(1/α)", title=f"{case}: dotted = predicted jump times")
+    ax.set(xlabel=r"rescaled time $t/\log(1/\alpha)$", title=f"{case}: dotted = predicted jump times")
 axes[0].set_ylabel("loss (log scale); dashed: RRR saddles")
 axes[0].legend()
 fig.suptitle("Kunin et al. 2025, §4: fully connected linear network (reference test C)")
@@ -161,7 +162,7 @@ fig, ax = plt.subplots(figsize=(9, 4.2), constrained_layout=True)
 rows = ["| α | measured plateaus (midpoints) | predicted ℓ_k |", "|---:|---|---|"]
 for alpha in (1e-2, 1e-3, 1e-4):
     path, _ = attention_gradient_flow(lam, N, heads, alpha, 40.0)
-    ax.semilogy(grid, path.loss(grid), label=f"GF, α = {alpha:.0e}", color=plt.cm.cividis(-np.log10(alpha) / 5))
+    ax.semilogy(grid, path.loss(grid), label=rf"GF, $\alpha = {alpha:.0e}$", color=plt.cm.cividis(-np.log10(alpha) / 5))
     jumps = measured_jumps(path, attention_levels)
     edges = np.concatenate([[0.0], jumps])
     plateaus = path.loss((edges[:-1] + edges[1:]) / 2)
@@ -169,7 +170,7 @@ for alpha in (1e-2, 1e-3, 1e-4):
     rows.append(f"| {alpha:.0e} | " + ", ".join(f"{x:.4f}" for x in plateaus) + f" | {predicted_text} |")
 for level in attention_levels:
     ax.axhline(level, color="k", ls=":", lw=1)
-ax.set(xlabel="rescaled time t α", ylabel="loss (log scale); dotted: predicted levels ℓ_k")
+ax.set(xlabel=r"rescaled time $t\alpha$", ylabel=r"loss (log scale); dotted: predicted levels $\ell_k$")
 ax.set_title("Kunin et al. 2025, §4: linear attention, one plateau per principal component")
 ax.legend()
 fig.savefig(FIGURES / "kunin2025_attention.png", dpi=120)

@@ -105,5 +105,5 @@ for ax, values, title in ((axes[0], data.gd, "GD, random frames"), (axes[1], dat
     ax.set_xlabel("λ")
     ax.set_yticks(data.ratio, [f"{r:.1f}" for r in data.ratio])
 axes[0].set_ylabel("weight-to-target ratio")
-fig.colorbar(image, ax=axes, label="log10 kernel distance")
+fig.colorbar(image, ax=axes, label=r"$\log_{10}$ kernel distance")
 print("lambda = 0 row, GD / closed form:", np.round(data.gd[6] / data.closed_form[6], 1))

@@ -154,7 +154,7 @@ for lam in lambdas:
     if lam > 0:
         axes[1].plot(lam * t, transition, color=lam_colour[lam], label=f"λ = {lam:g}")
 tau = np.linspace(0, 6, 200)
-axes[1].plot(tau, 1 - np.exp(-tau), "k--", label="1 − e^(−τ) (linear model)")
+axes[1].plot(tau, 1 - np.exp(-tau), "k--", label=r"$1 - e^{-\tau}$ (linear model)")
 axes[1].set_xlim(0, 6)
 axes[0].set(xlabel="t", ylabel="γ(t; λ)", title="Transition function in time t")
 axes[1].set(xlabel="τ = |λ| t", ylabel="γ(t; λ)", title="Rescaled time: the lazy limit")
@@ -171,28 +171,28 @@ plt.show()
 # scale $\in$ `linspace(1, 20, 40)` with target $Y/\text{scale}$, 4000 GD steps at lr 0.01, the kernel distance
 # at the last step on a log scale. The package's `lazy_rich_map` runs the same grid: GD on the full matrices from a
 # λ-balanced start in random frames (as the authors' weights are not task-aligned), and the derived closed form in
-# the task-aligned frames. (The authors' initializer `get_lambda_balanced`, whose `scale` overwrites the singular
-# values, is reproduced exactly by `lazy_rich_map(setting="authors")` on another branch of this project; here the
-# package's λ-balanced start with product singular values 1 is used.)
+# the task-aligned frames. The start is the authors' initializer `get_lambda_balanced`, whose `scale` overwrites the
+# singular values, so that $\rho_0 = \sqrt{\text{scale}}$ (`lazy_rich_map(setting="authors")`; the claims
+# `nam2025.fig6a.*` use the fixed $\rho_0 = 1$, to which this setting maps exactly, claim `fig6a.scale_axis`).
 #
-# Axes are the true values: the weight-to-target ratio $\rho_0/\|\Sigma_{xy}\|_2$ of each scale is placed at its
-# own position (the grid is uniform in scale, so in ratio too, but not starting at 0). The paper reports the map
+# Axes are the true values: the weight-to-target ratio $\rho_0\,\text{scale}/\sigma_1 = \text{scale}^{3/2}/\sigma_1$
+# of each scale is placed at its own position (the grid is uniform in scale, not in ratio). The paper reports the map
 # qualitatively: lazy (small kernel distance) as $|\lambda|$ or the ratio grows, rich at small $|\lambda|$ and small
 # ratio.
 
 # %%
 lambdas_6a, scales_6a = np.linspace(-9, 9, 40), np.linspace(1, 20, 40)
-data = lazy_rich_map(lambdas_6a, scales_6a)
+data = lazy_rich_map(lambdas_6a, scales_6a, setting="authors")
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True, constrained_layout=True)
 logs = [np.log10(np.maximum(v, 1e-16)) for v in (data.gd, data.closed_form)]
 low, high = min(v.min() for v in logs), max(v.max() for v in logs)
 for ax, values, title in zip(
-    axes, logs, ("GD, random frames (authors' setting)", "closed form, aligned frames"), strict=True
+    axes, logs, ("GD, random frames (the authors' start)", "closed form, aligned frames"), strict=True
 ):
     mesh = ax.pcolormesh(lambdas_6a, data.ratio, values.T, shading="nearest", vmin=low, vmax=high, cmap="coolwarm")
-    ax.set(xlabel="λ (relative scale)", title=title)
-axes[0].set_ylabel("weight-to-target ratio ρ0 / ‖Σxy‖ (absolute scale)")
-fig.colorbar(mesh, ax=axes, label="log10 kernel distance at t = 40")
+    ax.set(xlabel=r"$\lambda$", title=title)
+axes[0].set_ylabel(r"weight-to-target ratio $\rho_0\,\mathrm{scale}/\sigma_1$")
+fig.colorbar(mesh, ax=axes, label=r"$\log_{10}$ kernel distance at $t = 40$")
 fig.suptitle("Nam et al. 2025, Fig. 6a: the lazy/rich map on the authors' 40 × 40 grid")
 fig.savefig(FIGURES / "nam2025_fig6a.png", dpi=120)
 plt.show()

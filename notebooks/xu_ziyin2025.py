@@ -85,8 +85,8 @@ for label, (d, variance, gamma, regime) in CASES.items():
     )
 ax_zeta.axhline(1 / np.sqrt(2), color=PHASE_COLOUR["alignment"], ls=":", lw=1, label="paper: B/√(1+B²) = 1/√2")
 ax_ntk.axhline(np.sqrt(2), color=PHASE_COLOUR["alignment"], ls=":", lw=1, label="paper: √(1+B²) = √2")
-ax_zeta.set(xlabel="t · λ (log scale)", ylabel="ζ(t) = cos∠(u, w)", title="Alignment ζ(t)")
-ax_ntk.set(xlabel="t · λ (log scale)", ylabel="K_t / K_0 (log scale)", title="NTK relative to its start")
+ax_zeta.set(xlabel=r"$t\lambda$ (log scale)", ylabel=r"$\zeta(t) = \cos\angle(u, w)$", title=r"Alignment $\zeta(t)$")
+ax_ntk.set(xlabel=r"$t\lambda$ (log scale)", ylabel=r"$K_t/K_0$ (log scale)", title="NTK relative to its start")
 ax_zeta.legend(fontsize=8, loc="center left")
 ax_ntk.legend(fontsize=8)
 fig.suptitle("Xu & Ziyin 2025: the kernel phase and the three mechanisms (layerwise_lr_linear, exact solution)")
@@ -118,14 +118,15 @@ for ax, c_d in zip(axes, (1, 0), strict=True):
     grid = np.array([[codes[phase(c_d, c, c, g, 0, 0)] for g in c_gamma] for c in c_init])
     ax.contourf(c_gamma, c_init, grid, levels=np.arange(-0.5, 4), colors=list(PHASE_COLOUR.values()), alpha=0.35)
     line = [-g - c_d for g in c_gamma]  # e_B = 0 with c_u = c_w = c: c = -c_gamma - c_d
-    ax.plot(c_gamma, line, color=PHASE_COLOUR["alignment"], lw=2.5, label="e_B = 0: alignment")
-    ax.set(xlim=(c_gamma[0], c_gamma[-1]), ylim=(c_init[0], c_init[-1]), xlabel="c_γ (γ ∝ κ^c_γ)")
-    ax.set_title(f"c_d = {c_d} ({'infinite' if c_d else 'finite'} width)")
+    ax.plot(c_gamma, line, color=PHASE_COLOUR["alignment"], lw=2.5, label=r"$e_B = 0$: alignment")
+    ax.set(xlim=(c_gamma[0], c_gamma[-1]), ylim=(c_init[0], c_init[-1]))
+    ax.set_xlabel(r"$c_\gamma$ ($\gamma \propto \kappa^{c_\gamma}$)")
+    ax.set_title(f"$c_d = {c_d}$ ({'infinite' if c_d else 'finite'} width)")
     for name in sorted({phase(c_d, c, c, g, 0, 0) for g in c_gamma for c in c_init} - {"alignment"}):
         rows_of, cols_of = np.nonzero(grid == codes[name])
         x, y = c_gamma[cols_of].mean(), c_init[rows_of].mean()
         ax.text(x, y, name, ha="center", color=PHASE_COLOUR[name], weight="bold")
-axes[0].set_ylabel("c_u = c_w (Var u, w ∝ κ^c)")
+axes[0].set_ylabel(r"$c_u = c_w$ ($\mathrm{Var}\,u_i, w_i \propto \kappa^{c_u}$)")
 for key, marker in (("ntk", "o"), ("mean_field", "s"), ("xavier", "D"), ("small_init", "^")):
     p = PARAMETRIZATIONS[key]
     ex = p.exponents
