@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -15,7 +16,10 @@ if TYPE_CHECKING:
 SUMMARY_ORDER = (Status.PROVED, Status.NUMERIC, Status.ERRATUM, Status.REFUTED, Status.ERROR)
 DETAILED = (Status.REFUTED, Status.ERRATUM, Status.ERROR)
 MAX_WIDTH = 120
+"""The table's width where no terminal says otherwise (output to a file or a pipe: the lines a log shows)."""
 MIN_METHOD_WIDTH = 16
+"""Below this width beside the other columns, the method goes on indented lines under its row."""
+METHOD_INDENT = "    "
 GAP = "  "
 SELF_REFERENTIAL_MARK = "*"
 """Appended to the status of a self-referential claim in the table (it re-checks the package's own steps)."""
@@ -30,26 +34,43 @@ def _status(record: Record) -> str:
     return outcome.status.value + (SELF_REFERENTIAL_MARK if outcome.self_referential else "")
 
 
-def format_table(records: Sequence[Record]) -> str:
-    """Aligned columns claim / status / method / seconds; a long method wraps onto further lines of its column so
-    that rows stay within MAX_WIDTH characters. A self-referential claim's status is marked, and a note under the
-    table says what the mark means."""
+def table_width() -> int:
+    """The terminal's width (``COLUMNS``, else the terminal's size), or :data:`MAX_WIDTH` where there is none;
+    never more than :data:`MAX_WIDTH` nor less than 40."""
+    return max(40, min(MAX_WIDTH, shutil.get_terminal_size((MAX_WIDTH, 24)).columns))
+
+
+def format_table(records: Sequence[Record], width: int | None = None) -> str:
+    """Aligned columns claim / status / method / seconds within ``width`` characters (default: :func:`table_width`).
+    A long method wraps onto further lines of its column; where the other columns leave it fewer than
+    :data:`MIN_METHOD_WIDTH` characters (a narrow terminal), each row is claim / status / seconds and its method
+    follows on indented lines. A self-referential claim's status is marked, and a note under the table says what the
+    mark means."""
+    width = table_width() if width is None else width
+    if isinstance(width, bool) or not isinstance(width, int) or width < 20:
+        raise ValueError(f"width must be an int >= 20 (characters), got {width!r}")
     rows = [(r.claim.id, _status(r), r.outcome.method, f"{r.seconds:.2f}") for r in records]
     header = ("claim", "status", "method", "seconds")
     id_w, status_w, method_w, sec_w = (max(len(row[i]) for row in [header, *rows]) for i in range(4))
-    budget = MAX_WIDTH - id_w - status_w - sec_w - 3 * len(GAP)
-    method_w = min(method_w, max(budget, MIN_METHOD_WIDTH))
+    budget = width - id_w - status_w - sec_w - 3 * len(GAP)
+    narrow = budget < MIN_METHOD_WIDTH
+    method_w = min(method_w, budget)
 
     def lines(cells: tuple[str, str, str, str]) -> list[str]:
         claim_id, status, method, seconds = cells
+        if narrow:
+            first = GAP.join([claim_id.ljust(id_w), status.ljust(status_w), seconds.rjust(sec_w)])
+            wrapped = textwrap.wrap(method, max(width - len(METHOD_INDENT), 8), break_on_hyphens=False)
+            return [first, *(METHOD_INDENT + part for part in wrapped)]
         wrapped = textwrap.wrap(method, method_w, break_on_hyphens=False) or [""]
         padded = [claim_id.ljust(id_w), status.ljust(status_w), wrapped[0].ljust(method_w), seconds.rjust(sec_w)]
         first = GAP.join(padded)
         indent = " " * (id_w + status_w + 2 * len(GAP))
         return [first, *(indent + part for part in wrapped[1:])]
 
-    rule = GAP.join("-" * w for w in (id_w, status_w, method_w, sec_w))
-    note = [SELF_REFERENTIAL_NOTE] if any(r.outcome.self_referential for r in records) else []
+    widths = (id_w, status_w, sec_w) if narrow else (id_w, status_w, method_w, sec_w)
+    rule = GAP.join("-" * w for w in widths)
+    note = textwrap.wrap(SELF_REFERENTIAL_NOTE, width) if any(r.outcome.self_referential for r in records) else []
     return "\n".join([*lines(header), rule, *(line for row in rows for line in lines(row)), *note])
 
 

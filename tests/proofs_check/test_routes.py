@@ -117,3 +117,39 @@ def test_an_experiment_fails_on_a_bound_beyond_its_allowance() -> None:
     assert beyond.status is Status.REFUTED and beyond.counterexample["float64 error / allowance"].startswith("3 ")
     nan = run_check(paper.experiment("nan", lambda: measured(float("nan")), quantity=err, tolerance=1.0, where="§1"))
     assert nan.status is Status.REFUTED
+
+
+def _long_records() -> list[Record]:
+    method = "closed-form width sweep, d = (100, 400, 1600, 6400, 25600), 1000 inits, log-log fit of medians " * 2
+    return [
+        record("toy.a_rather_long_claim_identifier.with_parts", Outcome.numeric(method, "")),
+        record("toy.eq", Outcome.proved("rational identity", routes=("sympy-eq",))),
+    ]
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_the_table_fits_the_width_it_is_given(width: int) -> None:
+    lines = format_table(_long_records(), width=width).splitlines()
+    assert max(map(len, lines)) <= width
+    # every word of each method is kept, on its row's lines
+    assert sum(line.count("medians") for line in lines) == 2
+
+
+def test_a_narrow_table_puts_the_method_under_its_row() -> None:
+    lines = format_table(_long_records(), width=80).splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith("toy.a_rather"))
+    assert lines[row].split() == ["toy.a_rather_long_claim_identifier.with_parts", "numerically-supported", "0.50"]
+    assert lines[row + 1].startswith("    closed-form width sweep")
+    # narrower than claim, status and seconds together: the method lines still keep to the width
+    assert all(len(line) <= 60 for line in format_table(_long_records(), width=60).splitlines() if line[:1] == " ")
+    wide = format_table(_long_records(), width=120).splitlines()
+    assert "closed-form" in wide[2]  # the method beside its claim where there is room
+
+
+def test_the_table_follows_the_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    assert max(map(len, format_table(_long_records()).splitlines())) <= 80
+    monkeypatch.setenv("COLUMNS", "500")  # never wider than MAX_WIDTH
+    assert max(map(len, format_table(_long_records()).splitlines())) <= 120
+    with pytest.raises(ValueError, match="width must be an int >= 20"):
+        format_table(_long_records(), width=5)
