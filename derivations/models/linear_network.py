@@ -30,15 +30,19 @@ from functools import cache
 import mpmath
 import sympy as sp
 
-from ..model import Instance, Model, Quantity
+from ..matrix_field import MatrixField, MatrixQuantity, from_matrix_flow
+from ..matrix_flow import matrix_gradient_flow
+from ..model import DeferredQuantities, Instance, Model, Quantity
 
 __all__ = [
     "REALIZABLE_TOLERANCE",
     "check_second_moments",
     "linear_network",
+    "matrix_field",
     "moment_entries",
     "moment_matrices",
     "product_name",
+    "smallest_eigenvalue",
     "state_rows",
     "weights",
 ]
@@ -107,22 +111,27 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
         hidden = [sum(s[rows1[k]][j] * x[k] for k in range(d)) for j in range(len(s[rows1[0]]))]
         return tuple(sum(h * w for h, w in zip(hidden, s[rows2[m]], strict=True)) for m in range(c))
 
-    # sp.Add of all terms at once: a Python sum re-sorts the growing Add at every term (seconds at d = c = 11)
-    loss = (
-        sp.Add(*(S[Syy[m][m]] for m in range(c))) / 2
-        - sp.Add(*(S[Sxy[k][m]] * P[k][m] for k in range(d) for m in range(c)))
-        + sp.Add(*(S[Sxx[k][j]] * P[k][m] * P[j][m] for k in range(d) for j in range(d) for m in range(c))) / 2
-    )
     entry_names = [[str(moment(S, i, j)) for j in range(d + c)] for i in range(d + c)]
 
     def realizable(params: Mapping[str, object]) -> None:
         check_second_moments([[params[n] for n in row] for row in entry_names], entry_names, d)
 
-    products = {
-        product_name(k, m): Quantity("sum", unit[rows1[k]] * unit[rows2[m]], f"(W1 W2)_{k + 1},{m + 1}")
-        for k in range(d)
-        for m in range(c)
-    }
+    def quantities() -> dict[str, Quantity]:
+        # sp.Add of all terms at once: a Python sum re-sorts the growing Add at every term (seconds at d = c = 11)
+        loss = (
+            sp.Add(*(S[Syy[m][m]] for m in range(c))) / 2
+            - sp.Add(*(S[Sxy[k][m]] * P[k][m] for k in range(d) for m in range(c)))
+            + sp.Add(*(S[Sxx[k][j]] * P[k][m] * P[j][m] for k in range(d) for j in range(d) for m in range(c))) / 2
+        )
+        products = {
+            product_name(k, m): Quantity("sum", unit[rows1[k]] * unit[rows2[m]], f"(W1 W2)_{k + 1},{m + 1}")
+            for k in range(d)
+            for m in range(c)
+        }
+        return {**products, "loss": Quantity("scalar", loss, "population loss 1/2 E|y - f(x)|^2")}
+
+    # built when an expression is read: at d = c = 32 the loss has 32 768 terms, which the matrix route never needs
+    kinds = {**{product_name(k, m): "sum" for k in range(d) for m in range(c)}, "loss": "scalar"}
     return Model(
         name="linear_network",
         title=f"Two-layer linear network (d = {d}, c = {c})",
@@ -134,7 +143,7 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
         target=lambda s, x: tuple(x[d:]),
         moment=moment,
         input_dim=lambda p: d + c,
-        quantities={**products, "loss": Quantity("scalar", loss, "population loss 1/2 E|y - f(x)|^2")},
+        quantities=DeferredQuantities(kinds, quantities),
         notes=(
             "paper orientation f(x) = W2^T W1^T x, W1 in R^{d x p}, W2 in R^{p x c}",
             "unit j = hidden neuron j: column j of W1 and row j of W2",
@@ -142,6 +151,22 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
         param_check=realizable,
         matrix_states=rows,
         matrix_params=entries,
+        matrix_field_of=lambda: matrix_field(d, c),
+    )
+
+
+@cache
+def matrix_field(d: int, c: int) -> MatrixField:
+    r"""The flow of ``linear_network(d, c)`` in matrix form, from the derived ``matrix_gradient_flow``:
+    :math:`\dot W_1 = MW_2^\top`, :math:`\dot W_2^\top = M^\top W_1` (``W2T`` = :math:`W_2^\top`), the sums ``P``
+    = :math:`W_1W_2` (entries ``P_k_m``) and the loss, the derived trace form of ½E|y − f(x)|²."""
+    flow = matrix_gradient_flow()
+    products = tuple(tuple(product_name(k, m) for m in range(c)) for k in range(d))
+    return from_matrix_flow(
+        flow,
+        states={"W1": flow.W1, "W2T": flow.W2.T},
+        params={"Sxx": flow.Sxx, "Sxy": flow.Sxy, "Syy": flow.Syy},
+        quantities={"P": MatrixQuantity(flow.W1 * flow.W2, products), "loss": MatrixQuantity(flow.loss)},
     )
 
 
@@ -186,10 +211,33 @@ def check_second_moments(matrix: Sequence[Sequence[object]], names: Sequence[Seq
             if not kept:
                 continue
             root = {i: mpmath.sqrt(m[i][i]) for i in kept}
-            correlation = mpmath.matrix([[m[i][j] / root[i] / root[j] for j in kept] for i in kept])
-            smallest = min(mpmath.eigsy(correlation)[0])
+            correlation = [[m[i][j] / root[i] / root[j] for j in kept] for i in kept]
+            smallest = smallest_eigenvalue(correlation, -REALIZABLE_TOLERANCE)
             if smallest < -REALIZABLE_TOLERANCE:
                 raise ValueError(f"{label}; the correlation matrix has eigenvalue {float(smallest):.3g} < 0")
+
+
+def smallest_eigenvalue(matrix: Sequence[Sequence[mpmath.mpf]], threshold: float) -> mpmath.mpf | float:
+    r"""The smallest eigenvalue of the symmetric ``matrix`` (``mpmath.mpf`` entries), exact enough to compare with
+    ``threshold``: the float64 eigenvalue (LAPACK, milliseconds at 64×64) where it is farther from ``threshold``
+    than its error bound, else mpmath's ``eigsy`` at the working precision (seconds at 64×64).
+
+    The bound: the float64 matrix differs from ``matrix`` by at most :math:`arepsilon\|A\|_F` in norm (rounding
+    of the entries), and LAPACK's symmetric eigenvalues are backward stable, within :math:`p(n)arepsilon\|A\|_2`;
+    by Weyl's inequality every eigenvalue moves by at most the sum. The margin :math:`64 n arepsilon\|A\|_F` is a
+    generous :math:`p(n)` (the eigenvalues of a correlation matrix are at most n).
+    """
+    import numpy as np
+
+    n = len(matrix)
+    with np.errstate(over="ignore", invalid="ignore"):
+        approximate = np.array([[float(v) for v in row] for row in matrix], dtype=float)
+    if np.all(np.isfinite(approximate)):
+        value = float(np.linalg.eigvalsh(approximate)[0])
+        margin = 64 * n * np.finfo(float).eps * float(np.linalg.norm(approximate))
+        if abs(value - threshold) > margin:
+            return value
+    return min(mpmath.eigsy(mpmath.matrix(matrix))[0])
 
 
 def weights(instance: Instance, orientation: str = "paper") -> tuple[sp.Matrix, sp.Matrix]:
