@@ -59,7 +59,8 @@ def directional_derivative(expr: sp.Expr, along: Mapping[sp.MatrixSymbol, sp.Exp
     and traces (the order of non-commuting factors kept).
 
     Arguments:
-        expr: a matrix or scalar expression of sums, products (scalar factors allowed), transposes and traces.
+        expr: a matrix or scalar expression of sums, products (scalar factors allowed), positive integer powers,
+            transposes and traces.
         along: each varied matrix symbol → its direction, of its shape.
 
     Returns:
@@ -96,6 +97,8 @@ def directional_derivative(expr: sp.Expr, along: Mapping[sp.MatrixSymbol, sp.Exp
             return sp.Transpose(derive(node.arg))
         if isinstance(node, sp.Trace):
             return sp.Trace(derive(node.arg))
+        if isinstance(node, sp.MatPow) and node.exp.is_Integer and node.exp > 0:
+            return derive(sp.MatMul(*[node.base] * int(node.exp)))
         raise ValueError(f"directional_derivative: no rule for {type(node).__name__} in {node}")
 
     return derive(expr)

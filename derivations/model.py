@@ -62,6 +62,11 @@ class DeferredQuantities(Mapping[str, Quantity]):
         self._build = build
         self._built: dict[str, Quantity] | None = None
 
+    @property
+    def built(self) -> bool:
+        """Whether the expressions have been built."""
+        return self._built is not None
+
     def _quantities(self) -> dict[str, Quantity]:
         if self._built is None:
             built = dict(self._build())
@@ -76,6 +81,9 @@ class DeferredQuantities(Mapping[str, Quantity]):
         if name not in self.kinds:
             raise KeyError(name)
         return self._quantities()[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.kinds  # Mapping's own __contains__ would build the expressions
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.kinds)

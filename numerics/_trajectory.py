@@ -200,7 +200,9 @@ def _quantities(
     the arithmetic ``ctx``, at its precision (as matrix products for a model with a matrix field)."""
     if model.has_matrix_field:
         with ctx.precision():
-            return matrix_quantities(matrix_compiled(model), states, params_env, names)
+            # in arbitrary precision the parameters become numbers of the arithmetic, as for the entrywise route
+            env = params_env if ctx.machine else ctx.env(dict(params_env))
+            return matrix_quantities(matrix_compiled(model), states, env, names)
     cm = compiled(model, ctx)
     # unit parameters gain a leading time axis to broadcast against the (T, batch, p) states
     env = {k: (v[None] if isinstance(v, np.ndarray) else v) for k, v in params_env.items()}

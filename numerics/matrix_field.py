@@ -208,6 +208,8 @@ def translate(arguments: Sequence[sp.MatrixSymbol], exprs: Sequence[sp.Expr]) ->
             if isinstance(inner, sp.Transpose):
                 return emit(inner.arg)
             return f"swapaxes({emit(inner)}, -1, -2)"
+        if isinstance(node, sp.MatPow) and node.exp.is_Integer and node.exp > 0:
+            return emit(sp.MatMul(*[node.base] * int(node.exp)))
         if isinstance(node, sp.Trace):
             return f"trace({emit(node.arg)}, axis1=-2, axis2=-1)"
         if node.is_Number:
