@@ -60,8 +60,16 @@ class MatrixCompiled:
     quantities: tuple[tuple[str, tuple[tuple[str, ...], ...] | None, Generated], ...]
 
     def matrices(self, rows: Sequence[Any] | np.ndarray) -> list[Any]:
-        """The matrix states (..., r, p) from the packed rows (``rows[i]`` is state ``i``, shape (..., p))."""
-        return [np.stack([rows[i] for i in index], axis=-2) for _, index in self.state_matrices]
+        """The matrix states (..., r, p) from the packed rows (``rows[i]`` is state ``i``, shape (..., p)): views of
+        a packed array whose matrix rows are consecutive (matmul reads strided arrays), else stacked copies."""
+        out = []
+        for _, index in self.state_matrices:
+            first, last = index[0], index[-1] + 1
+            if isinstance(rows, np.ndarray) and index == tuple(range(first, last)):
+                out.append(np.moveaxis(rows[first:last], 0, -2))
+            else:
+                out.append(np.stack([rows[i] for i in index], axis=-2))
+        return out
 
     def rows(self, matrices: Sequence[Any], like: Any) -> Any:
         """The packed rows (states, ..., p) of the matrix states ``matrices``, in an array like ``like``."""
@@ -183,7 +191,11 @@ def translate(arguments: Sequence[sp.MatrixSymbol], exprs: Sequence[sp.Expr]) ->
 
     def _code(node: sp.Basic) -> str:
         if isinstance(node, (sp.MatAdd, sp.Add)):
-            return " + ".join(emit(a) for a in node.args)
+            # a term with a negative coefficient is subtracted (no pass over the array for the sign)
+            terms = [(_negative(a), emit(-a if _negative(a) else a)) for a in node.args]
+            terms.sort(key=lambda term: term[0])  # a positive term first, where there is one
+            code = ("-" if terms[0][0] else "") + terms[0][1]
+            return code + "".join(f" {'-' if negative else '+'} {name}" for negative, name in terms[1:])
         if isinstance(node, (sp.MatMul, sp.Mul)):
             coefficient = sp.S.One
             factors = []
@@ -224,6 +236,16 @@ def translate(arguments: Sequence[sp.MatrixSymbol], exprs: Sequence[sp.Expr]) ->
     function = namespace["matrix_function"]
     assert isinstance(function, types.FunctionType)
     return Generated(function)
+
+
+def _negative(term: sp.Basic) -> bool:
+    """Whether ``term`` is a product with a negative numeric coefficient."""
+    import sympy as sp
+
+    if isinstance(term, (sp.MatMul, sp.Mul)):
+        coefficient = sp.Mul(*(a for a in term.args if a.is_Number))
+        return bool(coefficient.is_negative)
+    return bool(term.is_Number and term.is_negative)
 
 
 def _number(value: sp.Basic) -> str:

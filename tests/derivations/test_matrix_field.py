@@ -140,3 +140,24 @@ def test_smallest_eigenvalue_falls_back_to_mpmath_near_the_threshold() -> None:
             assert smallest_eigenvalue(below, threshold) < threshold < smallest_eigenvalue(above, threshold)
         # far from the threshold the float64 value is returned
         assert isinstance(smallest_eigenvalue(rotated(mpmath.mpf("0.5")), threshold), float)
+
+
+def test_check_second_moments_decides_near_the_threshold_at_20_digits() -> None:
+    import mpmath
+
+    from derivations.models.linear_network import REALIZABLE_TOLERANCE, check_second_moments
+
+    names = [["Sxx_1_1", "Sxy_1_1"], ["Sxy_1_1", "Syy_1_1"]]
+    with mpmath.workdps(30):
+        # [[1, r], [r, 1]] has the smallest eigenvalue 1 − r: 1e-18 beyond or within the tolerance, where the
+        # float64 correlation (r rounds to the same double either way) cannot decide
+        beyond = 1 + mpmath.mpf(REALIZABLE_TOLERANCE) + mpmath.mpf("1e-18")
+        within = 1 + mpmath.mpf(REALIZABLE_TOLERANCE) - mpmath.mpf("1e-18")
+        assert float(beyond) == float(within)
+        with pytest.raises(ValueError, match="Sxy must be realizable"):
+            check_second_moments([[1, beyond], [beyond, 1]], names, 1)
+        check_second_moments([[1, within], [within, 1]], names, 1)
+    # far from the threshold the float64 route decides, both ways
+    with pytest.raises(ValueError, match="Sxy must be realizable"):
+        check_second_moments([[1.0, 1.5], [1.5, 1.0]], names, 1)
+    check_second_moments([[1.0, 0.5], [0.5, 1.0]], names, 1)
