@@ -5,6 +5,9 @@ times ``linspace(0, 10, 1000)``. Every alternative is timed on the same ODE and 
 ratio to the package's float64 closed form (30-digit ones to the 30-digit closed form); the issue's targets
 are checked where they apply. Prints a markdown table with the date and the machine.
 
+Matrix networks (issue 25): ``linear_network(32, 32)`` at width 32, GD per step and the DOP853 field against
+the same matrix products written by hand in numpy, and cold runs in a fresh process with an empty cache.
+
 ``python benchmarks/run.py`` (about two minutes on 2 cores; ``--quick`` for a smoke run at 1/10 of the sizes,
 whose figures do not test the targets).
 """
@@ -410,6 +413,121 @@ def cold_start_rows(repeats: int) -> list[Row]:
     ]
 
 
+# ---------------------------------------------------------------- matrix networks (issue 25)
+MATRIX_SIZE = 32
+"""d = c = p of the matrix-network rows: ``linear_network(32, 32)`` at width 32 (2048 weights)."""
+
+
+def matrix_problem(size: int, batch: int, seed: int = 0) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Moments (Σxx = AAᵀ/d + I, Σxy ~ N(0, 1)/d, Σyy = ΣxyᵀΣxx⁻¹Σxy + I) and small starts, ``batch`` of them."""
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(size, size))
+    Sxx = A @ A.T / size + np.eye(size)
+    Sxy = rng.normal(size=(size, size)) / size
+    Syy = Sxy.T @ np.linalg.solve(Sxx, Sxy) + np.eye(size)
+    params = {"Sxx": Sxx, "Sxy": Sxy, "Syy": (Syy + Syy.T) / 2}
+    init = {"W1": 0.1 * rng.normal(size=(batch, size, size)), "W2T": 0.1 * rng.normal(size=(batch, size, size))}
+    return params, init
+
+
+def hand_gd(params: dict[str, np.ndarray], W1: np.ndarray, W2T: np.ndarray, steps: int, lr: float) -> np.ndarray:
+    """GD on the matrices as one would write it in numpy: M = Σxy − ΣxxW₁W₂, W₁ += ηMW₂ᵀ, W₂ᵀ += ηMᵀW₁."""
+    Sxx, Sxy = params["Sxx"], params["Sxy"]
+    for _ in range(steps):
+        M = Sxy - Sxx @ W1 @ np.swapaxes(W2T, -1, -2)
+        W1, W2T = W1 + lr * M @ W2T, W2T + lr * np.swapaxes(M, -1, -2) @ W1
+    return W1
+
+
+def hand_field(params: dict[str, np.ndarray], W1: np.ndarray, W2T: np.ndarray) -> list[np.ndarray]:
+    """The matrix flow written by hand, W2T = W₂ᵀ stored (c×p): Ẇ₁ = MW₂ᵀ = M·W2T, Ẇ₂ᵀ = (W₁ᵀM)ᵀ = MᵀW₁."""
+    M = params["Sxy"] - params["Sxx"] @ W1 @ np.swapaxes(W2T, -1, -2)
+    return [M @ W2T, np.swapaxes(M, -1, -2) @ W1]
+
+
+def matrix_network_rows(steps: int, repeats: int) -> list[Row]:
+    from derivations.models.linear_network import linear_network
+    from numerics.matrix_field import batch_field as matrix_batch_field
+    from numerics.matrix_field import matrix_compiled, parameter_matrices
+
+    size, lr = MATRIX_SIZE, 0.01
+    model = linear_network(size, size)
+    params, init = matrix_problem(size, 1)
+    one = {k: v[0] for k, v in init.items()}
+
+    def package(n: int) -> Callable[[], object]:
+        return lambda: trajectory(model, [0.0, n * lr], params, one, method="gd", lr=lr, quantities=())
+
+    def by_hand(n: int) -> Callable[[], object]:
+        return lambda: hand_gd(params, one["W1"], one["W2T"], n, lr)
+
+    package(1)()  # compiled once (disk cache), as any later call finds it
+    short, long, hand_short, hand_long = interleaved(
+        [package(steps), package(2 * steps), by_hand(steps), by_hand(2 * steps)], repeats
+    )
+    # per step: the difference of two step counts, so that the per-call work (validation, records) drops out
+    step, hand_step = (long - short) / steps, (hand_long - hand_short) / steps
+    rows = [
+        compared(
+            f"GD step, linear_network({size}, {size}), p = {size} (matrix route)",
+            step,
+            "s/step",
+            step / hand_step,
+            "numpy step by hand",
+            2.0,
+        ),
+        compared(
+            f"GD call, {steps} steps, linear_network({size}, {size})",
+            short,
+            "s/call",
+            short / hand_short,
+            "numpy loop by hand",
+        ),
+    ]
+    compiled = matrix_compiled(model)
+    field = matrix_batch_field(compiled)
+    batch_params, batch_init = matrix_problem(size, 64, seed=1)
+    y = np.concatenate([np.moveaxis(batch_init["W1"], 1, 0), np.moveaxis(batch_init["W2T"], 1, 0)])
+    matrices = parameter_matrices(compiled, {k: v[None] for k, v in batch_params.items()})
+    W1, W2T = batch_init["W1"], batch_init["W2T"]
+    package_field, own_field = interleaved(
+        [
+            lambda: [field(y, matrices) for _ in range(20)],
+            lambda: [hand_field(batch_params, W1, W2T) for _ in range(20)],
+        ],
+        repeats,
+    )
+    rows.append(
+        compared(
+            f"DOP853 field evaluation, 64 starts of linear_network({size}, {size})",
+            package_field / 20,
+            "s/call",
+            package_field / own_field,
+            "numpy field by hand",
+            2.0,
+        )
+    )
+    for method, options in (("scipy", ""), ("gd", ", lr=0.01")):
+        code = (
+            "import numpy as np, sys; sys.path.insert(0, 'benchmarks'); from run import matrix_problem; "
+            "from derivations.models.linear_network import linear_network; from numerics import trajectory; "
+            f"params, init = matrix_problem({size}, 1); init = {{k: v[0] for k, v in init.items()}}; "
+            f"trajectory(linear_network({size}, {size}), np.linspace(0, 5, 6), params, init, "
+            f"method={method!r}{options})"
+        )
+        seconds = cold(code, 1, cache="empty")
+        rows.append(
+            Row(
+                f"fresh process, empty cache: linear_network({size}, {size}) method={method!r}, t = 0..5",
+                seconds,
+                "s",
+                target="≤ 10 s",
+                met=seconds <= 10,
+            )
+        )
+    return rows
+
+
 # ---------------------------------------------------------------- report
 def machine() -> str:
     versions = ", ".join(
@@ -451,6 +569,7 @@ def main(argv: list[str] | None = None) -> int:
     rows += high_precision_rows()
     rows += conservation_rows((12, 24) if args.quick else (12, 24, 48))
     rows += cold_start_rows(1 if args.quick else 3)
+    rows += matrix_network_rows(200 if args.quick else 2000, 3)
     print(f"Benchmark of {datetime.date.today().isoformat()} on {machine()}")
     print(f"Workload: {MODEL}, p = {P}, S = {S}, Z = {Z}, starts a, b ~ 0.1 N(0, 1), t = linspace(0, 10, {times}).")
     if args.quick:

@@ -16,16 +16,27 @@ the second unit through the sums, and it is what the vectorized numerics integra
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import sympy as sp
 
 from .closed_form import ClosedForm, Unsolved
+from .matrix_field import MatrixField
 from .proof import Proof, prove_zero
 
-__all__ = ["Instance", "Model", "Quantity", "input_coefficients", "outputs", "population_loss", "use_solver"]
+__all__ = [
+    "DeferredQuantities",
+    "Instance",
+    "Model",
+    "Quantity",
+    "input_coefficients",
+    "outputs",
+    "population_loss",
+    "quantity_kinds",
+    "use_solver",
+]
 
 Symbols = Mapping[str, "sp.Symbol | tuple[sp.Symbol, ...]"]
 
@@ -39,6 +50,53 @@ class Quantity:
     kind: str
     expr: sp.Expr
     description: str = ""
+
+
+class DeferredQuantities(Mapping[str, Quantity]):
+    """A model's quantities built on first use of an expression: the names and kinds are known at once (what the
+    numerics' spec and the name checks read), the expressions are built by ``build()`` once, when one is read
+    (e.g. the 32 768-term loss of ``linear_network(32, 32)``, which its matrix route never needs)."""
+
+    def __init__(self, kinds: Mapping[str, str], build: Callable[[], Mapping[str, Quantity]]) -> None:
+        self.kinds = dict(kinds)
+        self._build = build
+        self._built: dict[str, Quantity] | None = None
+
+    @property
+    def built(self) -> bool:
+        """Whether the expressions have been built."""
+        return self._built is not None
+
+    def _quantities(self) -> dict[str, Quantity]:
+        if self._built is None:
+            built = dict(self._build())
+            if {n: q.kind for n, q in built.items()} != self.kinds:
+                raise ValueError(
+                    f"DeferredQuantities: the built quantities' kinds differ from the declared {self.kinds}"
+                )
+            self._built = built
+        return self._built
+
+    def __getitem__(self, name: str) -> Quantity:
+        if name not in self.kinds:
+            raise KeyError(name)
+        return self._quantities()[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.kinds  # Mapping's own __contains__ would build the expressions
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.kinds)
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+
+def quantity_kinds(quantities: Mapping[str, Quantity]) -> dict[str, str]:
+    """Quantity name → kind, without building deferred expressions (:class:`DeferredQuantities`)."""
+    if isinstance(quantities, DeferredQuantities):
+        return dict(quantities.kinds)
+    return {n: q.kind for n, q in quantities.items()}
 
 
 def outputs(network: object) -> tuple[sp.Expr, ...]:
@@ -157,7 +215,10 @@ class Model:
     state ``W1_k`` over the units, so W1 has shape (d, p)); ``matrix_params`` name matrices of shared parameters by
     their entries' names, row by row (``{"Sxy": (("Sxy_1_1", …), …)}``; a symmetric matrix names entries
     ``(k, l)`` and ``(l, k)`` by one parameter; a vector is a one-column matrix), so that the numerics take and
-    return them as arrays.
+    return them as arrays. ``matrix_field_of`` (optional, for a model with ``matrix_states``) is a function
+    returning the flow in matrix form (a ``derivations.matrix_field.MatrixField`` produced from a derived matrix
+    flow, never typed in), read once through :attr:`matrix_field`: the numerics then evaluate the field and the
+    quantities as matrix products (``numerics.matrix_field``), and nothing entrywise is derived unless asked for.
 
     Raises ``ValueError`` at construction if a state or parameter name repeats (the numerics key everything by
     name, so a repeat would silently merge two variables), if two names would become one SymPy symbol (a shared
@@ -188,6 +249,7 @@ class Model:
     param_check: Callable[[Mapping[str, object]], None] | None = None
     matrix_states: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     matrix_params: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    matrix_field_of: Callable[[], MatrixField] | None = None
 
     def __post_init__(self) -> None:
         names = (*self.state_names, *self.unit_param_names, *self.shared_param_names)
@@ -199,6 +261,36 @@ class Model:
             )
         _check_symbol_names(self)
         _check_matrix_layout(self, self.matrix_states, self.matrix_params)
+
+    @cached_property
+    def matrix_field(self) -> MatrixField | None:
+        """The flow in matrix form (``matrix_field_of()``, built once), or None if the model declares none.
+
+        Raises:
+            ValueError: its states and params are not the model's ``matrix_states`` and ``matrix_params``, or
+                its quantities are not quantities of the model (naming them).
+        """
+        if self.matrix_field_of is None:
+            return None
+        declared = self.matrix_field_of()
+        if not isinstance(declared, MatrixField):
+            raise ValueError(f"{self.name}: matrix_field_of() must return a MatrixField, got {declared!r}")
+        if set(declared.states) != set(self.matrix_states) or set(declared.params) != set(self.matrix_params):
+            raise ValueError(
+                f"{self.name}: the matrix field's states {sorted(declared.states)} and params "
+                f"{sorted(declared.params)} must be matrix_states {sorted(self.matrix_states)} and matrix_params "
+                f"{sorted(self.matrix_params)}"
+            )
+        if set(declared.field) != set(self.matrix_states):
+            raise ValueError(
+                f"{self.name}: the matrix field must give the derivative of each of {sorted(self.matrix_states)}"
+            )
+        kinds = quantity_kinds(self.quantities)
+        named = [n for q_name, q in declared.quantities.items() for n in _entry_names(q_name, q.entries)]
+        unknown = [n for n in named if n not in kinds]
+        if unknown:
+            raise ValueError(f"{self.name}: the matrix field's quantities {unknown} are not quantities of the model")
+        return declared
 
     @property
     def solution(self) -> ClosedForm | Unsolved:
@@ -288,6 +380,11 @@ class Model:
     def verify_unit_conserved(self, expr: sp.Expr) -> Proof:
         """Prove that a one-unit quantity has zero time derivative along the flow."""
         return prove_zero(self.unit_time_derivative(expr))
+
+
+def _entry_names(name: str, entries: tuple[tuple[str, ...], ...] | None) -> list[str]:
+    """The quantity names a matrix quantity gives: its entries' names, or its own name for a scalar."""
+    return [name] if entries is None else [n for row in entries for n in row]
 
 
 def _repeated(names: tuple[str, ...]) -> list[str]:

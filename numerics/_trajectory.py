@@ -12,6 +12,7 @@ from .arithmetic import Arithmetic
 from .budget import MAX_DPS
 from .compiled import compiled
 from .evaluate import quantities
+from .matrix_field import flow_functions, matrix_compiled, matrix_quantities
 from .methods import Method, method_of
 from .model_spec import ModelSpec, spec_of
 from .result import Stats, Trajectory
@@ -96,7 +97,7 @@ def trajectory(
     # arbitrary-precision arithmetic keeps the digits of mpf inputs
     inputs = validate(spec, t, params, init, exact=not ctx.machine)
     params_env: dict[str, Any] = {**inputs.unit_params, **inputs.shared_params}
-    _building(spec.name, "the compiled field and quantities", lambda: compiled(spec, ctx))
+    _building(spec.name, "the compiled field and quantities", lambda: flow_functions(spec, ctx))
     # a non-finite float64 value is reported once, by _check_finite, not as numpy warnings on the way
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         solution = _building(spec.name, "the solution", lambda: solver.run(spec, inputs, params_env), sympy_only=True)
@@ -196,7 +197,12 @@ def _quantities(
     names: frozenset[str] | None = None,
 ) -> dict[str, np.ndarray]:
     """The quantities (those in ``names``, all if None) along ``states`` (and any sums the method evaluated) in
-    the arithmetic ``ctx``, at its precision."""
+    the arithmetic ``ctx``, at its precision (as matrix products for a model with a matrix field)."""
+    if model.has_matrix_field:
+        with ctx.precision():
+            # in arbitrary precision the parameters become numbers of the arithmetic, as for the entrywise route
+            env = params_env if ctx.machine else ctx.env(dict(params_env))
+            return matrix_quantities(matrix_compiled(model), states, env, names)
     cm = compiled(model, ctx)
     # unit parameters gain a leading time axis to broadcast against the (T, batch, p) states
     env = {k: (v[None] if isinstance(v, np.ndarray) else v) for k, v in params_env.items()}

@@ -27,6 +27,7 @@ import numpy as np
 from .arithmetic import Arithmetic, arithmetic, fp, mp
 from .compiled import CompiledModel
 from .evaluate import unit_rhs
+from .matrix_field import MatrixCompiled
 
 __all__ = [
     "GD_TIME_TOLERANCE",
@@ -95,7 +96,10 @@ def _amax(arrays: Mapping[str, np.ndarray]) -> np.ndarray:
 
 
 def flow_rate(
-    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, Any], ctx: Arithmetic | str
+    cm: CompiledModel | MatrixCompiled,
+    state: Mapping[str, np.ndarray],
+    params: Mapping[str, Any],
+    ctx: Arithmetic | str,
 ) -> np.ndarray:
     """An estimate of the flow's rate at the start (inverse time scale), per batch element: the largest
     ``|J v|_∞ / |v|_∞`` of the field's Jacobian ``J`` over the directions of the state, of the field and of an
@@ -120,7 +124,11 @@ def flow_rate(
 
 
 def check_dop853_budget(
-    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, Any], t_max: float, max_steps: int
+    cm: CompiledModel | MatrixCompiled,
+    state: Mapping[str, np.ndarray],
+    params: Mapping[str, Any],
+    t_max: float,
+    max_steps: int,
 ) -> None:
     """``BudgetError`` if DOP853's estimated steps to ``t_max`` (``t_max × rate / DOP853_STEP_RATE``) exceed
     ``max_steps``; ``OverflowError`` if the flow's rate at the start is beyond float64."""
@@ -136,7 +144,7 @@ def check_dop853_budget(
 
 
 def check_mpmath_budget(
-    cm: CompiledModel,
+    cm: CompiledModel | MatrixCompiled,
     state: Mapping[str, np.ndarray],
     params: Mapping[str, Any],
     t_max: float,

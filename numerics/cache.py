@@ -10,7 +10,8 @@ as their marshalled code and the names of the module attributes they read. Artif
   versions, so that a change of any of them starts a new cache (the old one is never read again);
 - the *model key* is ``builtin-<name>`` for the package's own models (their definitions are package sources,
   covered by the code key), and ``model-<hash>`` for any other model, the hash of its definition (its names,
-  domains, learning rates, tags, quantities and its derived vector field at widths 1 and 2).
+  domains, learning rates, tags, quantities and its derived vector field at widths 1 and 2; for a model that
+  declares its flow in matrix form, its matrix field and matrix quantities instead: ``model_spec.definition_hash``).
 
 The cache directory is ``$LAYERWISE_LINEAR_FLOWS_CACHE`` if set (``off`` disables the disk cache), else
 ``$XDG_CACHE_HOME/layerwise-linear-flows`` (``~/.cache/...``). Files are written to a temporary name and renamed,

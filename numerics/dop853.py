@@ -215,8 +215,9 @@ def integrate_batch(
     with np.errstate(divide="ignore", invalid="ignore"):
         order = np.argsort(np.where(speed > 0, rate / speed, 0.0), kind="stable")
     out = np.empty((len(t), n, batch, width))
+    # a parameter with a batch axis: a unit or shared one (batch, p or 1), or a matrix one (batch, r, c)
     for chunk in np.array_split(order, -(-batch // group)):
-        chunk_params = [v[chunk] if np.ndim(v) == 2 and len(v) == batch else v for v in params]
+        chunk_params = [v[chunk] if np.ndim(v) >= 2 and len(v) == batch else v for v in params]
         out[:, :, chunk] = _integrate(field, y0[:, chunk], chunk_params, t, atol[chunk])
     return out
 
@@ -229,7 +230,7 @@ def _integrate(field: BatchField, y0: np.ndarray, params: Sequence[Any], t: np.n
     def fun(y: np.ndarray, rows: np.ndarray) -> np.ndarray:
         if len(rows) == y0.shape[1]:
             return field(y, params)
-        return field(y, [v[rows] if np.ndim(v) == 2 and len(v) == y0.shape[1] else v for v in params])
+        return field(y, [v[rows] if np.ndim(v) >= 2 and len(v) == y0.shape[1] else v for v in params])
 
     times = np.unique(t)  # evaluated once per distinct time
     # a rejected trial step of a fast (stiff) flow may overflow; the step then shrinks

@@ -9,6 +9,7 @@ import numpy as np
 
 from .arithmetic import Arithmetic, arithmetic, fp, real_array
 from .compiled import CompiledModel
+from .matrix_field import MatrixCompiled
 
 __all__ = ["CHUNK", "apply", "env_shape", "quantities", "real_array", "unit_rhs", "unit_sums"]
 
@@ -37,8 +38,11 @@ def unit_sums(
     return env
 
 
-def unit_rhs(cm: CompiledModel, env: Mapping[str, Any], ctx: Arithmetic | str = fp) -> dict[str, Any]:
-    """The derived vector field at the states in ``env`` (arrays (..., p)), one entry per state name."""
+def unit_rhs(cm: CompiledModel | MatrixCompiled, env: Mapping[str, Any], ctx: Arithmetic | str = fp) -> dict[str, Any]:
+    """The derived vector field at the states in ``env`` (arrays (..., p)), one entry per state name (as matrix
+    products for a model with a matrix field, ``numerics.matrix_field``)."""
+    if isinstance(cm, MatrixCompiled):
+        return cm.rhs(env)
     env = unit_sums(cm.sum_summands, env, ctx)
     return {name: apply(f, env, ctx) for name, f in cm.field.items()}
 

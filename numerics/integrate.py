@@ -18,6 +18,8 @@ from .compiled import CompiledModel, batch_field, to_mpf
 from .dop853 import integrate_batch
 from .error_control import Scales, exponent, initial_exponents
 from .evaluate import unit_rhs
+from .matrix_field import MatrixCompiled, matrix_descent, parameter_matrices
+from .matrix_field import batch_field as matrix_batch_field
 
 __all__ = [
     "first_time_unit",
@@ -38,19 +40,23 @@ def _unpack(y: Any, names: tuple[str, ...], width: int) -> dict[str, Any]:
 
 
 def integrate_scipy(
-    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, Any], t: np.ndarray
+    cm: CompiledModel | MatrixCompiled, state: Mapping[str, np.ndarray], params: Mapping[str, Any], t: np.ndarray
 ) -> dict[str, np.ndarray]:
     """DOP853 at rtol 1e-13 on the batch as one vectorized system, each start under its own error control
-    (:func:`numerics.dop853.integrate_batch`); arrays (T, batch, p)."""
-    field = batch_field(cm.model)
+    (:func:`numerics.dop853.integrate_batch`), the field as matrix products for a model with a matrix field;
+    arrays (T, batch, p)."""
     names = cm.model.state_names
     y0 = np.stack([np.asarray(state[n], dtype=float) for n in names])
+    if isinstance(cm, MatrixCompiled):
+        values = integrate_batch(matrix_batch_field(cm), y0, parameter_matrices(cm, params), t)
+        return {n: values[:, i] for i, n in enumerate(names)}
+    field = batch_field(cm.model)
     values = integrate_batch(field, y0, [params[k] for k in field.param_names], t)
     return {n: values[:, i] for i, n in enumerate(names)}
 
 
 def integrate_mpmath(
-    cm: CompiledModel,
+    cm: CompiledModel | MatrixCompiled,
     state: Mapping[str, np.ndarray],
     params: Mapping[str, Any],
     t: np.ndarray,
@@ -71,6 +77,8 @@ def integrate_mpmath(
     with mpmath.workdps(dps):
         for j in range(batch):
             env = {k: (to_mpf(v[j : j + 1]) if isinstance(v, np.ndarray) else mpmath.mpf(v)) for k, v in params.items()}
+            if isinstance(cm, MatrixCompiled):  # the parameter matrices assembled once, not at every evaluation
+                env.update(zip(cm.param_matrices, parameter_matrices(cm, env), strict=True))
             calls = iter(range(allowed))
 
             def field(y: list, env: dict = env, calls: Iterator[int] = calls) -> list:
@@ -165,11 +173,18 @@ def next_time_unit(unit: int, reach: Any) -> int:
 
 
 def gradient_descent(
-    cm: CompiledModel, state: Mapping[str, np.ndarray], params: Mapping[str, Any], steps: np.ndarray, lr: float
+    cm: CompiledModel | MatrixCompiled,
+    state: Mapping[str, np.ndarray],
+    params: Mapping[str, Any],
+    steps: np.ndarray,
+    lr: float,
 ) -> dict[str, np.ndarray]:
     """Full-batch GD on the network's own weights, ``w <- w - lr * grad L``: the states after ``steps[i]`` steps
-    (``budget.gd_steps`` gives them for times t = steps × lr); ``OverflowError`` naming ``lr`` if they diverge
-    beyond the float64 range."""
+    (``budget.gd_steps`` gives them for times t = steps × lr), on the matrices for a model with a matrix field
+    (:func:`numerics.matrix_field.matrix_descent`); ``OverflowError`` naming ``lr`` if they diverge beyond the
+    float64 range."""
+    if isinstance(cm, MatrixCompiled):
+        return matrix_descent(cm, state, params, steps, lr)
     current = {n: np.array(v, dtype=float) for n, v in state.items()}
     out = {n: np.empty((len(steps), *v.shape)) for n, v in current.items()}
     done = 0

@@ -19,6 +19,16 @@ def test_benchmark_runs_and_prints_its_table() -> None:
         [sys.executable, "benchmarks/run.py", "--quick"], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    for row in ("closed form", "np.exp", "DOP853", "mpmath.odefun", "GD loop", "count_conservation_laws", "fresh"):
+    rows = (
+        "closed form",
+        "np.exp",
+        "DOP853",
+        "mpmath.odefun",
+        "GD loop",
+        "count_conservation_laws",
+        "fresh",
+        "GD step",
+    )
+    for row in rows:
         assert row in done.stdout
     assert "| measurement | time | ratio |" in done.stdout

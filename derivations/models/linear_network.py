@@ -30,15 +30,19 @@ from functools import cache
 import mpmath
 import sympy as sp
 
-from ..model import Instance, Model, Quantity
+from ..matrix_field import MatrixField, MatrixQuantity, from_matrix_flow
+from ..matrix_flow import matrix_gradient_flow
+from ..model import DeferredQuantities, Instance, Model, Quantity
 
 __all__ = [
     "REALIZABLE_TOLERANCE",
     "check_second_moments",
     "linear_network",
+    "matrix_field",
     "moment_entries",
     "moment_matrices",
     "product_name",
+    "smallest_eigenvalue",
     "state_rows",
     "weights",
 ]
@@ -107,22 +111,27 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
         hidden = [sum(s[rows1[k]][j] * x[k] for k in range(d)) for j in range(len(s[rows1[0]]))]
         return tuple(sum(h * w for h, w in zip(hidden, s[rows2[m]], strict=True)) for m in range(c))
 
-    # sp.Add of all terms at once: a Python sum re-sorts the growing Add at every term (seconds at d = c = 11)
-    loss = (
-        sp.Add(*(S[Syy[m][m]] for m in range(c))) / 2
-        - sp.Add(*(S[Sxy[k][m]] * P[k][m] for k in range(d) for m in range(c)))
-        + sp.Add(*(S[Sxx[k][j]] * P[k][m] * P[j][m] for k in range(d) for j in range(d) for m in range(c))) / 2
-    )
     entry_names = [[str(moment(S, i, j)) for j in range(d + c)] for i in range(d + c)]
 
     def realizable(params: Mapping[str, object]) -> None:
         check_second_moments([[params[n] for n in row] for row in entry_names], entry_names, d)
 
-    products = {
-        product_name(k, m): Quantity("sum", unit[rows1[k]] * unit[rows2[m]], f"(W1 W2)_{k + 1},{m + 1}")
-        for k in range(d)
-        for m in range(c)
-    }
+    def quantities() -> dict[str, Quantity]:
+        # sp.Add of all terms at once: a Python sum re-sorts the growing Add at every term (seconds at d = c = 11)
+        loss = (
+            sp.Add(*(S[Syy[m][m]] for m in range(c))) / 2
+            - sp.Add(*(S[Sxy[k][m]] * P[k][m] for k in range(d) for m in range(c)))
+            + sp.Add(*(S[Sxx[k][j]] * P[k][m] * P[j][m] for k in range(d) for j in range(d) for m in range(c))) / 2
+        )
+        products = {
+            product_name(k, m): Quantity("sum", unit[rows1[k]] * unit[rows2[m]], f"(W1 W2)_{k + 1},{m + 1}")
+            for k in range(d)
+            for m in range(c)
+        }
+        return {**products, "loss": Quantity("scalar", loss, "population loss 1/2 E|y - f(x)|^2")}
+
+    # built when an expression is read: at d = c = 32 the loss has 32 768 terms, which the matrix route never needs
+    kinds = {**{product_name(k, m): "sum" for k in range(d) for m in range(c)}, "loss": "scalar"}
     return Model(
         name="linear_network",
         title=f"Two-layer linear network (d = {d}, c = {c})",
@@ -134,7 +143,7 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
         target=lambda s, x: tuple(x[d:]),
         moment=moment,
         input_dim=lambda p: d + c,
-        quantities={**products, "loss": Quantity("scalar", loss, "population loss 1/2 E|y - f(x)|^2")},
+        quantities=DeferredQuantities(kinds, quantities),
         notes=(
             "paper orientation f(x) = W2^T W1^T x, W1 in R^{d x p}, W2 in R^{p x c}",
             "unit j = hidden neuron j: column j of W1 and row j of W2",
@@ -142,6 +151,22 @@ def linear_network(d: int = 3, c: int = 2) -> Model:
         param_check=realizable,
         matrix_states=rows,
         matrix_params=entries,
+        matrix_field_of=lambda: matrix_field(d, c),
+    )
+
+
+@cache
+def matrix_field(d: int, c: int) -> MatrixField:
+    r"""The flow of ``linear_network(d, c)`` in matrix form, from the derived ``matrix_gradient_flow``:
+    :math:`\dot W_1 = MW_2^\top`, :math:`\dot W_2^\top = M^\top W_1` (``W2T`` = :math:`W_2^\top`), the sums ``P``
+    = :math:`W_1W_2` (entries ``P_k_m``) and the loss, the derived trace form of ½E|y − f(x)|²."""
+    flow = matrix_gradient_flow()
+    products = tuple(tuple(product_name(k, m) for m in range(c)) for k in range(d))
+    return from_matrix_flow(
+        flow,
+        states={"W1": flow.W1, "W2T": flow.W2.T},
+        params={"Sxx": flow.Sxx, "Sxy": flow.Sxy, "Syy": flow.Syy},
+        quantities={"P": MatrixQuantity(flow.W1 * flow.W2, products), "loss": MatrixQuantity(flow.loss)},
     )
 
 
@@ -153,7 +178,8 @@ def check_second_moments(matrix: Sequence[Sequence[object]], names: Sequence[Seq
     Checked scale-free: the diagonal is >= 0, a zero diagonal entry has a zero row (up to entries whose forced
     second moment :math:`M_{ij}^2/M_{jj}` underflows float64, :data:`UNDERFLOW`), and the correlation matrix
     :math:`D^{-1/2}MD^{-1/2}` of the other rows has no eigenvalue below ``-REALIZABLE_TOLERANCE``, first for the
-    :math:`x` block (``Sxx``), then for the :math:`y` block (``Syy``), then jointly (``Sxy``).
+    :math:`x` block (``Sxx``), then for the :math:`y` block (``Syy``), then jointly (``Sxy``). The eigenvalue is
+    computed in float64 where that decides the comparison (:func:`smallest_eigenvalue`'s bound), else at 20 digits.
     """
     with mpmath.workdps(20):
         m = [[mpmath.mpf(v) for v in row] for row in matrix]
@@ -165,8 +191,9 @@ def check_second_moments(matrix: Sequence[Sequence[object]], names: Sequence[Seq
                     f"{block} must have a diagonal >= 0 (second moments): {names[i][i]} = {float(m[i][i])!r}"
                 )
             # a zero diagonal is the float64 rounding of the moment a row forces when that moment underflows
-            forced = [j for j in range(size) if m[i][j] ** 2 > m[j][j] * UNDERFLOW]
-            if m[i][i] == 0 and forced:
+            # (only a zero diagonal needs the row: 4096 products at 20 digits for 64x64 joint moments otherwise)
+            forced = [j for j in range(size) if m[i][j] ** 2 > m[j][j] * UNDERFLOW] if m[i][i] == 0 else []
+            if forced:
                 j = forced[0]
                 raise ValueError(
                     f"{block} has {names[i][i]} = 0 but {names[i][j]} = {float(m[i][j])!r} != 0: a variable with "
@@ -185,11 +212,64 @@ def check_second_moments(matrix: Sequence[Sequence[object]], names: Sequence[Seq
             kept = [i for i in rows if m[i][i] > 0]
             if not kept:
                 continue
-            root = {i: mpmath.sqrt(m[i][i]) for i in kept}
-            correlation = mpmath.matrix([[m[i][j] / root[i] / root[j] for j in kept] for i in kept])
-            smallest = min(mpmath.eigsy(correlation)[0])
+            # the correlation matrix in float64 first (milliseconds at 64x64), at 20 digits where that cannot decide
+            smallest = _certain_float_eigenvalue(_float_correlation(m, kept), -REALIZABLE_TOLERANCE)
+            if smallest is None:
+                root = {i: mpmath.sqrt(m[i][i]) for i in kept}
+                correlation = [[m[i][j] / root[i] / root[j] for j in kept] for i in kept]
+                smallest = smallest_eigenvalue(correlation, -REALIZABLE_TOLERANCE)
             if smallest < -REALIZABLE_TOLERANCE:
                 raise ValueError(f"{label}; the correlation matrix has eigenvalue {float(smallest):.3g} < 0")
+
+
+def smallest_eigenvalue(matrix: Sequence[Sequence[mpmath.mpf]], threshold: float) -> mpmath.mpf | float:
+    r"""The smallest eigenvalue of the symmetric ``matrix`` (``mpmath.mpf`` entries), exact enough to compare with
+    ``threshold``: the float64 eigenvalue (LAPACK, milliseconds at 64×64) where it is farther from ``threshold``
+    than its error bound, else mpmath's ``eigsy`` at the working precision (seconds at 64×64).
+
+    The bound: the float64 matrix differs from ``matrix`` by at most :math:`arepsilon\|A\|_F` in norm (rounding
+    of the entries), and LAPACK's symmetric eigenvalues are backward stable, within :math:`p(n)arepsilon\|A\|_2`;
+    by Weyl's inequality every eigenvalue moves by at most the sum. The margin :math:`64 n arepsilon\|A\|_F` is a
+    generous :math:`p(n)` (the eigenvalues of a correlation matrix are at most n).
+    """
+    import numpy as np
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        approximate = np.array([[float(v) for v in row] for row in matrix], dtype=float)
+    value = _certain_float_eigenvalue(approximate, threshold)
+    return min(mpmath.eigsy(mpmath.matrix(matrix))[0]) if value is None else value
+
+
+def _certain_float_eigenvalue(approximate: object, threshold: float) -> float | None:
+    """The smallest float64 eigenvalue of ``approximate`` (a float64 matrix within a few units of rounding of the
+    exact one, entry by entry) if it is farther from ``threshold`` than the bound of :func:`smallest_eigenvalue`,
+    else None (also for None or a matrix with entries that are not finite)."""
+    import numpy as np
+
+    if not isinstance(approximate, np.ndarray) or not np.all(np.isfinite(approximate)):
+        return None
+    value = float(np.linalg.eigvalsh(approximate)[0])
+    margin = 64 * len(approximate) * np.finfo(float).eps * float(np.linalg.norm(approximate))
+    return value if abs(value - threshold) > margin else None
+
+
+def _float_correlation(m: Sequence[Sequence[mpmath.mpf]], kept: Sequence[int]) -> object:
+    """:math:`D^{-1/2}MD^{-1/2}` of the rows ``kept`` in float64, each entry within 3 roundings of the exact one;
+    None where float64 cannot promise that (an entry or diagonal outside the normal range, or one that
+    underflows)."""
+    import numpy as np
+
+    with np.errstate(all="ignore"):
+        block = np.array([[float(m[i][j]) for j in kept] for i in kept], dtype=float)
+        normal = np.finfo(float).tiny * 2.0**60
+        root = np.sqrt(np.diag(block))
+        correlation = block / root[:, None] / root[None, :]
+    finite = np.all(np.isfinite(block)) and np.all(np.isfinite(correlation))
+    if not finite or np.any(np.diag(block) < normal) or np.any((block != 0) & (np.abs(block) < normal)):
+        return None
+    if np.any((correlation != 0) & (np.abs(correlation) < normal)):
+        return None
+    return correlation
 
 
 def weights(instance: Instance, orientation: str = "paper") -> tuple[sp.Matrix, sp.Matrix]:

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..budget import MAX_STEPS, check_dop853_budget
-from ..compiled import compiled
 from ..integrate import integrate_scipy
+from ..matrix_field import flow_functions
 from ..model_spec import ModelSpec
 from ..validation import Inputs
 from ._base import Method, Solution, checked_max_steps
@@ -29,7 +29,7 @@ class DOP853(Method):
         checked_max_steps(self.max_steps, self.default_max_steps)
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
-        cm = compiled(model)
+        cm = flow_functions(model)
         budget = checked_max_steps(self.max_steps, self.default_max_steps)
         check_dop853_budget(cm, inputs.state, params, float(inputs.t.max()), budget)
         return Solution(integrate_scipy(cm, inputs.state, params, inputs.t))

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..budget import MAX_STEPS, gd_steps
-from ..compiled import compiled
 from ..integrate import gradient_descent
+from ..matrix_field import flow_functions
 from ..model_spec import ModelSpec
 from ..validation import Inputs, positive_number
 from ._base import Method, Solution, checked_max_steps
@@ -32,5 +32,5 @@ class GradientDescent(Method):
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
         steps = gd_steps(inputs.t, self.lr, checked_max_steps(self.max_steps, self.default_max_steps))
-        states = gradient_descent(compiled(model), inputs.state, params, steps, self.lr)
+        states = gradient_descent(flow_functions(model), inputs.state, params, steps, self.lr)
         return Solution(states, steps=int(steps.max()))

@@ -7,8 +7,8 @@ from typing import ClassVar
 
 from ..arithmetic import Arithmetic, mp
 from ..budget import MAX_DPS, MAX_STEPS, check_mpmath_budget
-from ..compiled import compiled
 from ..integrate import integrate_mpmath
+from ..matrix_field import flow_functions
 from ..model_spec import ModelSpec
 from ..validation import Inputs
 from ._base import Method, Solution, checked_dps, checked_max_steps
@@ -38,7 +38,7 @@ class MPMath(Method):
         return mp.at(self.dps)
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
-        cm = compiled(model, mp)
+        cm = flow_functions(model, mp)
         budget = checked_max_steps(self.max_steps, self.default_max_steps)
         check_mpmath_budget(cm, inputs.state, params, float(inputs.t.max()), budget, self.dps)
         return Solution(integrate_mpmath(cm, inputs.state, params, inputs.t, self.dps, budget))

@@ -308,6 +308,43 @@ MUTANTS: tuple[Mutant, ...] = (
         (),
         "gradient descent takes one step too many (off by one)",
     ),
+    # ------------------------------------------------------------------ numerics/matrix_field.py (issue 25)
+    Mutant(
+        "matrix-transpose-dropped",
+        "numerics/matrix_field.py",
+        'return f"swapaxes({emit(inner)}, -1, -2)"',
+        'return f"{emit(inner)}"',
+        ("tests/numerics/test_matrix_field.py",),
+        (),
+        "a transpose of a matrix symbol is translated as the matrix itself (a transposed product)",
+    ),
+    Mutant(
+        "matrix-gd-extra-step",
+        "numerics/matrix_field.py",
+        "                while done < steps[index]:",
+        "                while done <= steps[index]:",
+        ("tests/numerics/test_matrix_field.py",),
+        (),
+        "GD on the matrices takes one step too many (off by one)",
+    ),
+    Mutant(
+        "matrix-tangent-one-term",
+        "derivations/matrix_field.py",
+        "            return sp.MatAdd(*terms) if isinstance(node, sp.MatMul) else sp.Add(*terms)",
+        "            return terms[0]",
+        ("tests/numerics/test_matrix_field.py", "tests/derivations/test_matrix_field.py"),
+        (),
+        "the product rule keeps only the first varying factor's term",
+    ),
+    Mutant(
+        "moments-float-margin-dropped",
+        "derivations/models/linear_network.py",
+        "return value if abs(value - threshold) > margin else None",
+        "return value",
+        ("tests/derivations/test_matrix_field.py",),
+        (),
+        "the float64 eigenvalue decides realizability even within its rounding of the threshold",
+    ),
     # ------------------------------------------------------------------ numerics/quadrature.py
     Mutant(
         "quadrature-agreement",

@@ -45,10 +45,15 @@ def test_matrix_weights_come_back_as_arrays() -> None:
 
 def test_without_declared_matrices_there_are_none() -> None:
     """The matrices come from ``Model.matrix_states`` only, never from the state names."""
-    model = dataclasses.replace(linear_network(2, 1), matrix_states={})
+    # the matrix field is written in the matrices W1, W2T: without them it goes too (issue 25)
+    model = dataclasses.replace(linear_network(2, 1), matrix_states={}, matrix_field_of=None)
     rng = np.random.default_rng(1)
     params = moment_params(np.eye(2), rng.normal(size=(2, 1)))
     init = weights_to_init(0.1 * rng.normal(size=(2, 3)), 0.1 * rng.normal(size=(3, 1)))
+    # a matrix field whose matrices the model no longer declares is refused, naming the layouts
+    inconsistent = dataclasses.replace(linear_network(2, 1), matrix_states={})
+    with pytest.raises(ValueError, match="matrix_states"):
+        trajectory(inconsistent, [0.0, 0.1], params, init, method="gd", lr=0.05)
     run = trajectory(model, [0.0, 0.1], params, init, method="gd", lr=0.05)
     assert run.matrices == {} and "W1_1" in run.states
     with pytest.raises(AttributeError, match="no 'W1'"):
