@@ -45,6 +45,9 @@ COPIED = ("derivations", "numerics", "proofs_check", "tests", "examples", "pypro
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache", ".mypy_cache", ".ruff_cache")
 TIMEOUT = 300.0
 """Seconds one run of a mutant may take; beyond it the run counts as failing (a mutant that hangs is caught)."""
+BASELINE_TIMEOUT = 3 * TIMEOUT
+"""Seconds the unmutated copy's run may take: it runs the union of every mutant's selection, beside a mutant's run
+on the other core (it took 300 s of 2 loaded cores in a CI rehearsal)."""
 NO_TESTS = 5
 """pytest's exit status when no test was selected: a broken selection, never a kill."""
 
@@ -154,14 +157,14 @@ def _tail(output: str, lines: int = 12) -> str:
     return "\n".join([*named, *rows[-lines:]])
 
 
-def _execute(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[int | None, str]:
+def _execute(command: list[str], cwd: Path, env: dict[str, str], timeout: float = TIMEOUT) -> tuple[int | None, str]:
     """Run ``command`` in its own process group: (exit status, output), or (None, partial output) after
-    ``TIMEOUT`` seconds, the whole group (workers included) then killed."""
+    ``timeout`` seconds, the whole group (workers included) then killed."""
     with subprocess.Popen(
         command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
     ) as process:
         try:
-            output, _ = process.communicate(timeout=TIMEOUT)
+            output, _ = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             output, _ = process.communicate()
@@ -179,10 +182,11 @@ def _run(mutant: Mutant | None, tests: Sequence[str], claims: Sequence[str], roo
         env = _environment(copy, scratch)
         if mutant is None:
             _check_imports(copy, env)
+        timeout = BASELINE_TIMEOUT if mutant is None else TIMEOUT
         for what, command in _commands(tests, claims):
-            code, output = _execute(command, copy, env)
+            code, output = _execute(command, copy, env, timeout)
             if code is None:
-                return "timeout", f"{what}: no result within {TIMEOUT:.0f} s"
+                return "timeout", f"{what}: no result within {timeout:.0f} s"
             if what == "tests" and code == NO_TESTS:
                 raise RuntimeError(f"{'the baseline' if mutant is None else mutant.name} selects no test: {tests}")
             if code != 0:
