@@ -39,6 +39,15 @@ class Step:
     verifier: Callable[[], Proof] | None = None
     key: str = ""
 
+    def __post_init__(self) -> None:
+        # a relation SymPy decided on construction (Eq(q(y0), 0) -> True) would be displayed as "True": the step
+        # must show the relation itself, built with evaluate=False
+        if isinstance(self.relation, (bool, sp.logic.boolalg.BooleanAtom)):
+            raise TypeError(
+                f"step {self.justification!r}: the relation is the truth value {self.relation}, not a relation; "
+                "build it unevaluated (sp.Eq(lhs, rhs, evaluate=False)) so that the display shows what was decided"
+            )
+
     def check(self, extra_relations: Iterable[sp.Expr] = (), extra_substitutions: Mapping | None = None) -> Proof:
         """Verify this step alone."""
         if self.verifier is not None:
