@@ -25,7 +25,16 @@ import unicodedata
 
 from .naming import BASE_NAMES, SYMBOL_NAMES, symbol_latex
 
-__all__ = ["OPERATORS", "TEXT_WORDS", "UNICODE_MATH", "UNICODE_TEXT", "code_latex", "math_text", "text_latex"]
+__all__ = [
+    "OPERATORS",
+    "TEXT_WORDS",
+    "UNICODE_MATH",
+    "UNICODE_TEXT",
+    "code_latex",
+    "math_text",
+    "plain_math",
+    "text_latex",
+]
 
 _TEXT_ESCAPES = {
     "\\": r"\textbackslash{}",
@@ -428,6 +437,8 @@ _ASCII_MATH = (
     (re.compile(r"<="), "≤"),
     (re.compile(r"!="), "≠"),
     (re.compile(r"(?<![\w.])oo(?![\w.])"), "∞"),
+    # a Python list of names (the sums ['V', 'theta']): the names
+    (re.compile(r"\[('[^'\[\]]*'(?:, '[^'\[\]]*')*)\]"), lambda m: m.group(1).replace("'", "")),
     # a Laurent coefficient written as a code index (theta[+1]): the superscript of the derivations' displays
     (re.compile(r"(?<=[A-Za-z])\[([+-]\d+)\]"), r"^{[\1]}"),
     # a product written in code (c1*y0, 4*c2, (a + b)*c): the factors juxtaposed
@@ -440,7 +451,21 @@ _ASCII_MATH = (
 """Code spellings of mathematics in prose and what they are rewritten to before the prose is read."""
 
 
-def _ascii_math(text: str) -> str:
+def plain_math(text: str) -> str:
+    """``text`` with the code spellings of mathematics rewritten as mathematics, in plain text: ``**`` as ``^``,
+    ``->``, ``>=``, ``<=``, ``!=`` and ``oo`` as →, ≥, ≤, ≠, ∞, a code product ``c1*y0`` as ``c1 y0``, a list of
+    names ``['V']`` as ``V`` (the messages and reasons a reader sees; :func:`text_latex` reads the result).
+
+    Arguments:
+        text: prose, e.g. a SymPy expression printed into a message (``"g = V*a*gamma**2*w"``).
+
+    Returns:
+        The same prose with mathematics only (``"g = V a gamma^2 w"``).
+
+    Raises:
+        ValueError: ``text`` is not a string.
+    """
+    text = _check(text)
     for pattern, replacement in _ASCII_MATH:
         text = pattern.sub(replacement, text)
     return text
@@ -460,7 +485,7 @@ def text_latex(text: str) -> str:
     Raises:
         ValueError: ``text`` is not a string.
     """
-    chars = _ascii_math(_check(text))
+    chars = plain_math(text)
     out, k = [], 0
     while k < len(chars):
         formula = _math_at(chars, k)
