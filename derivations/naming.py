@@ -7,7 +7,8 @@ Symbols are matched by *name* (their assumptions differ between modules: ``Sigma
 symbols ``lam_1 … lam_p`` of any width need no entry of their own. Names that already start with a backslash
 are LaTeX and kept as they are. Two forms the derivations build are mathematics, not code: a Laurent
 coefficient ``theta[+1]`` is :math:`\theta^{[+1]}` and a value at the start ``chi_2(0)`` is :math:`\chi_2(0)`
-(the argument after the subscript, never inside it); a letter with trailing digits ``c1`` is :math:`c_1`.
+(the argument after the subscript, never inside it; likewise ``chi(t)``); a letter with trailing digits ``c1`` is
+:math:`c_1`, and its unit ``a1_i`` (the deep chain's layer 1 at unit i) is :math:`a_{1,i}`.
 
 :func:`latex` is ``sympy.latex`` with ``symbol_names`` filled from the table; :func:`align_rows` lays out one
 relation as rows of an ``align`` environment, breaking wide right-hand sides between terms or factors so that
@@ -108,8 +109,13 @@ BASE_NAMES: dict[str, str] = {
 _SUBSCRIPT_SIGNS = {"+": "+", "-": "-", "pm": r"\pm", "mp": r"\mp"}
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _LAURENT_INDEX = re.compile(r"(?P<base>.+)\[(?P<index>[+-]?\d+)\]")
-_AT_START = re.compile(r"(?P<base>.+)\((?P<argument>0)\)")
+_AT_START = re.compile(r"(?P<base>.+)\((?P<argument>0|t)\)")
 _TRAILING_DIGITS = re.compile(r"(?P<letters>[A-Za-z]+)(?P<digits>\d+)")
+
+
+def _letter_base(letters: str) -> bool:
+    """Whether ``letters`` before trailing digits name one symbol (a letter or a Greek name: ``c`` of ``c1``)."""
+    return len(letters) == 1 or letters in BASE_NAMES
 
 
 def _atom(text: str) -> str:
@@ -150,13 +156,17 @@ def symbol_latex(name: str) -> str:
     if at_start:
         return f"{_atom(symbol_latex(at_start['base']))}({at_start['argument']})"
     trailing = _TRAILING_DIGITS.fullmatch(name)
-    if trailing and name not in BASE_NAMES and (len(trailing["letters"]) == 1 or trailing["letters"] in BASE_NAMES):
+    if trailing and name not in BASE_NAMES and _letter_base(trailing["letters"]):
         return symbol_latex(f"{trailing['letters']}_{trailing['digits']}")
     primes = len(name) - len(name.rstrip("'"))
     core = name.rstrip("'")
     base, _, sub = core.partition("_")
     if not _IDENTIFIER.fullmatch(base) or (sub and not re.fullmatch(r"[A-Za-z0-9_+-]+", sub)):
         return sp.latex(sp.Symbol(name))
+    numbered = _TRAILING_DIGITS.fullmatch(base)
+    if sub and numbered and base not in BASE_NAMES and _letter_base(numbered["letters"]):
+        # a numbered state's unit (a1_i, the deep chain's layer 1 at unit i): one subscript, layer first
+        return f"{_base_latex(numbered['letters'])}_{{{numbered['digits']},{_subscript_latex(sub)}}}" + "'" * primes
     text = _base_latex(base)
     if sub:
         rendered = _subscript_latex(sub)

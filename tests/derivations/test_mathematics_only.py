@@ -95,8 +95,11 @@ def test_derivations_of_the_reported_models_are_mathematics(name: str) -> None:
         ("uw[-1]", r"(u^{\top} w)^{[-1]}"),
         ("chi_2(0)", r"\chi_2(0)"),
         ("theta(0)", r"\theta(0)"),
+        ("chi(t)", r"\chi(t)"),
         ("c1", r"c_1"),
         ("y0", r"y_0"),
+        ("a1_2", r"a_{1,2}"),
+        ("W1_2", r"(W_1)_2"),
     ],
 )
 def test_the_naming_table_prints_indices_and_arguments_outside_subscripts(name: str, expected: str) -> None:
