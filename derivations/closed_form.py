@@ -9,6 +9,7 @@ from typing import Protocol, runtime_checkable
 import sympy as sp
 
 from .derivation import Derivation
+from .prose import plain_math
 from .riccati import RiccatiSolution
 from .separable import ImplicitSolution
 
@@ -41,13 +42,19 @@ class ClockSolution(Protocol):
 
 @dataclass(frozen=True)
 class Unsolved:
-    """No closed form: ``step`` is the pipeline step that stopped and ``reason`` says why; ``derivation`` holds the
-    checked steps reached so far (e.g. the flow, the conservation laws, a reduction whose ODE could not be solved)."""
+    """No closed form: ``step`` is the pipeline step that stopped and ``reason`` says why, as mathematics (the
+    expressions it quotes with ``^`` and juxtaposed products, :func:`derivations.prose.plain_math`); ``derivation``
+    holds the checked steps reached so far (e.g. the flow, the conservation laws, a reduction whose ODE could not be
+    solved)."""
 
     model: str
     step: str
     reason: str
     derivation: Derivation
+
+    def __post_init__(self) -> None:
+        # the reasons quote SymPy expressions and lists (g = V*a*gamma**2*w, the sums ['V']): read as mathematics
+        object.__setattr__(self, "reason", plain_math(self.reason))
 
     def __str__(self) -> str:
         return f"{self.model}: no closed form ({self.step}): {self.reason}"

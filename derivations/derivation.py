@@ -27,6 +27,10 @@ class Step:
     by default it is ``lhs - rhs`` of the relation. ``relations`` are polynomial side conditions (each = 0)
     and ``substitutions`` definitions applied before checking. ``verifier`` replaces the default check for
     steps that are not identities (e.g. an inequality proved by a sum-of-squares certificate).
+
+    Raises:
+        TypeError: ``relation`` is a truth value (``True``/``False``: SymPy decided an ``Eq`` on construction);
+            the step must display the relation itself, built with ``evaluate=False``.
     """
 
     relation: sp.Basic
@@ -38,6 +42,15 @@ class Step:
     evidence: Mapping[sp.Symbol, tuple[float, float]] | None = None
     verifier: Callable[[], Proof] | None = None
     key: str = ""
+
+    def __post_init__(self) -> None:
+        # a relation SymPy decided on construction (Eq(q(y0), 0) -> True) would be displayed as "True": the step
+        # must show the relation itself, built with evaluate=False
+        if isinstance(self.relation, (bool, sp.logic.boolalg.BooleanAtom)):
+            raise TypeError(
+                f"step {self.justification!r}: the relation is the truth value {self.relation}, not a relation; "
+                "build it unevaluated (sp.Eq(lhs, rhs, evaluate=False)) so that the display shows what was decided"
+            )
 
     def check(self, extra_relations: Iterable[sp.Expr] = (), extra_substitutions: Mapping | None = None) -> Proof:
         """Verify this step alone."""
@@ -82,7 +95,20 @@ class Derivation:
     steps: list[Step] = field(default_factory=list)
 
     def add(self, relation: sp.Basic, justification: str, tag: str = "", **kwargs: object) -> Step:
-        """Append a step and return it."""
+        """Append a step and return it.
+
+        Arguments:
+            relation: what the step displays (a relation, never a truth value).
+            justification: why it holds, as prose.
+            tag: the paper's equation number, if any.
+            kwargs: the other fields of :class:`Step` (``residual``, ``verifier``, ``key``, …).
+
+        Returns:
+            The new step.
+
+        Raises:
+            TypeError: ``relation`` is ``True`` or ``False`` (see :class:`Step`).
+        """
         step = Step(relation, justification, tag, **kwargs)  # type: ignore[arg-type]
         self.steps.append(step)
         return step

@@ -389,7 +389,7 @@ def _unforced_case_step(rhs: sp.Expr, unforced_rhs: sp.Expr, condition: sp.Expr)
         The step (key ``"case"``); its check fails unless ``rhs - unforced_rhs`` vanishes where ``condition`` does.
     """
     return Step(
-        sp.Eq(condition, 0),
+        sp.Eq(condition, 0, evaluate=False),
         "case: without forcing the equation has constant coefficients (rhs - (c2 y^2 + c1 y + c0) vanishes modulo "
         "this condition): the Riccati engine's solution, whose steps follow, solves it (numerics.bessel evaluates "
         "it there)",

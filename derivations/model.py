@@ -112,6 +112,13 @@ _MODEL_CLASS = (
 )
 """What ``input_coefficients`` asks of a network and a target, quoted by its ``ValueError``."""
 
+_NONLINEAR_TARGET_FIX = (
+    "A target nonlinear in the inputs (e.g. x_1^3 or sin(x_1)) enters this model class through its feature: "
+    "pass the feature as an input of its own (say x_2 standing for x_1^3, input_dim one larger) with "
+    "its moments in `moment` (E[x_1 x_2] = E[x_1^4], E[x_2^2] = E[x_1^6]), and write the target linear in it"
+)
+"""The fix quoted when the target (not the network) is outside the model class."""
+
 
 def input_coefficients(expr: sp.Expr, inputs: tuple[sp.Symbol, ...], what: str = "the expression") -> list[sp.Expr]:
     """The coefficients of ``expr`` in ``inputs``.
@@ -165,7 +172,10 @@ def population_loss(
     """
     prefix = f"{name}: " if name else ""
     f = input_coefficients(network, inputs, f"{prefix}the network")
-    g = input_coefficients(target, inputs, f"{prefix}the target")
+    try:
+        g = input_coefficients(target, inputs, f"{prefix}the target")
+    except ValueError as error:
+        raise ValueError(f"{error}. {_NONLINEAR_TARGET_FIX}") from None
     coefficients = [fi - gi for fi, gi in zip(f, g, strict=True)]
     return sp.Rational(1, 2) * sum(
         coefficients[i] * coefficients[j] * moment(i, j)
@@ -365,10 +375,10 @@ class Model:
             field_1 = {k: _divide(v, divisors, variables).xreplace(back) for k, v in components.items()}
         for _key, value in field_1.items():
             if value.free_symbols & others:
+                declared = ", ".join(sorted(sums)) or "none"
                 raise ValueError(
-                    f"{self.name}: the field of unit 1 depends on unit 2 beyond the sums: {value}; declare the sums "
-                    "through which the units couple as quantities of kind 'sum' (e.g. Quantity('sum', a*b) for "
-                    "theta = sum_i a_i b_i)"
+                    f"{self.name}: the field of unit 1 depends on unit 2 beyond the sums (declared: {declared}): "
+                    f"{value}; the units couple through {_coupling_hint(value, others, inst.unit_renaming(1))}"
                 )
         rename = inst.unit_renaming(0)
         return {rename[k]: sp.factor(v.xreplace(rename)) for k, v in field_1.items()}
@@ -468,6 +478,22 @@ def _check_matrix_layout(
                     f"{model}: matrix_params[{matrix!r}] names the entries {where} (0-based) all {name!r}; only the "
                     "transposed pair (i, j), (j, i) of a symmetric matrix may share a parameter"
                 )
+
+
+def _coupling_hint(value: sp.Expr, others: set[sp.Symbol], renaming: Mapping[sp.Symbol, sp.Symbol]) -> str:
+    """The sums a field that still depends on unit 2 needs, as the ``Quantity`` declarations that would give them:
+    each factor of a term that holds unit 2's symbols, written for the generic unit (``a_2*b_2`` -> ``a*b``)."""
+    summands = []
+    for term in sp.Add.make_args(sp.expand(value)):
+        dependent = term.as_independent(*others, as_Add=False)[1]
+        if dependent.free_symbols & others:
+            summands.append(dependent.xreplace(dict(renaming)))
+    unique = sorted(set(summands), key=sp.default_sort_key)
+    declarations = ", ".join(f"'Q{k}': Quantity('sum', {sp.sstr(q)})" for k, q in enumerate(unique, start=1))
+    return (
+        f"the sum(s) of {', '.join(sp.sstr(q) for q in unique)} over the units: declare them in the model's "
+        f"quantities, e.g. quantities={{{declarations}}} (any names), so that the field is written through them"
+    )
 
 
 class Instance:

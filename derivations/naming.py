@@ -5,7 +5,10 @@ Symbols are matched by *name* (their assumptions differ between modules: ``Sigma
 :data:`SYMBOL_NAMES` first; otherwise it is split at its first underscore into a base (looked up in
 :data:`BASE_NAMES`, e.g. ``lam`` → :math:`\lambda`) and a subscript rendered the same way, so that the unit
 symbols ``lam_1 … lam_p`` of any width need no entry of their own. Names that already start with a backslash
-are LaTeX and kept as they are.
+are LaTeX and kept as they are. Two forms the derivations build are mathematics, not code: a Laurent
+coefficient ``theta[+1]`` is :math:`\theta^{[+1]}` and a value at the start ``chi_2(0)`` is :math:`\chi_2(0)`
+(the argument after the subscript, never inside it; likewise ``chi(t)``); a letter with trailing digits ``c1`` is
+:math:`c_1`, and its unit ``a1_i`` (the deep chain's layer 1 at unit i) is :math:`a_{1,i}`.
 
 :func:`latex` is ``sympy.latex`` with ``symbol_names`` filled from the table; :func:`align_rows` lays out one
 relation as rows of an ``align`` environment, breaking wide right-hand sides between terms or factors so that
@@ -23,6 +26,7 @@ __all__ = [
     "BASE_NAMES",
     "SYMBOL_NAMES",
     "align_rows",
+    "dot_symbol",
     "latex",
     "symbol_latex",
     "symbol_names",
@@ -104,6 +108,20 @@ BASE_NAMES: dict[str, str] = {
 
 _SUBSCRIPT_SIGNS = {"+": "+", "-": "-", "pm": r"\pm", "mp": r"\mp"}
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_LAURENT_INDEX = re.compile(r"(?P<base>.+)\[(?P<index>[+-]?\d+)\]")
+_AT_START = re.compile(r"(?P<base>.+)\((?P<argument>0|t)\)")
+_TRAILING_DIGITS = re.compile(r"(?P<letters>[A-Za-z]+)(?P<digits>\d+)")
+
+
+def _letter_base(letters: str) -> bool:
+    """Whether ``letters`` before trailing digits name one symbol (a letter or a Greek name: ``c`` of ``c1``)."""
+    return len(letters) == 1 or letters in BASE_NAMES
+
+
+def _atom(text: str) -> str:
+    r"""``text`` (the LaTeX of a name) as one atom for a script or an argument: parenthesized when it is a product
+    of several symbols (``u^{\top} w``), so that ``(u^{\top} w)^{[-1]}`` is not read as ``u^{\top} w^{[-1]}``."""
+    return f"({text})" if " " in text.strip() else text
 
 
 def _base_latex(base: str) -> str:
@@ -131,16 +149,46 @@ def symbol_latex(name: str) -> str:
         return SYMBOL_NAMES[name]
     if name.startswith("\\"):
         return name
+    laurent = _LAURENT_INDEX.fullmatch(name)
+    if laurent:
+        return f"{_atom(symbol_latex(laurent['base']))}^{{[{laurent['index']}]}}"
+    at_start = _AT_START.fullmatch(name)
+    if at_start:
+        return f"{_atom(symbol_latex(at_start['base']))}({at_start['argument']})"
+    trailing = _TRAILING_DIGITS.fullmatch(name)
+    if trailing and name not in BASE_NAMES and _letter_base(trailing["letters"]):
+        return symbol_latex(f"{trailing['letters']}_{trailing['digits']}")
     primes = len(name) - len(name.rstrip("'"))
     core = name.rstrip("'")
     base, _, sub = core.partition("_")
     if not _IDENTIFIER.fullmatch(base) or (sub and not re.fullmatch(r"[A-Za-z0-9_+-]+", sub)):
         return sp.latex(sp.Symbol(name))
+    numbered = _TRAILING_DIGITS.fullmatch(base)
+    if sub and numbered and base not in BASE_NAMES and _letter_base(numbered["letters"]):
+        # a numbered state's unit (a1_i, the deep chain's layer 1 at unit i): one subscript, layer first
+        return f"{_base_latex(numbered['letters'])}_{{{numbered['digits']},{_subscript_latex(sub)}}}" + "'" * primes
     text = _base_latex(base)
     if sub:
         rendered = _subscript_latex(sub)
         text += f"_{{{rendered}}}" if len(rendered) > 1 else f"_{rendered}"
     return text + "'" * primes
+
+
+def dot_symbol(symbol: sp.Symbol) -> sp.Symbol:
+    """A symbol printed as the time derivative of ``symbol`` (its LaTeX under a dot), for displayed flows.
+
+    Arguments:
+        symbol: the state whose rate is displayed.
+
+    Returns:
+        A new symbol whose name is the LaTeX ``\\dot{…}`` of ``symbol``.
+
+    Raises:
+        TypeError: ``symbol`` is not a SymPy symbol.
+    """
+    if not isinstance(symbol, sp.Symbol):
+        raise TypeError(f"symbol must be a sympy Symbol, got {type(symbol).__name__}")
+    return sp.Symbol(rf"\dot{{{symbol_latex(symbol.name)}}}")
 
 
 def symbol_names(expr: sp.Basic) -> dict[sp.Symbol, str]:
@@ -163,6 +211,12 @@ def width(expr: sp.Basic) -> float:
         return max(1.0, len(re.sub(r"\\[A-Za-z]+|[{}^_ ]", "x", symbol_latex(expr.name))) * 0.7)
     if expr.is_Number:
         return len(sp.latex(expr)) * (0.7 if expr.is_Rational and not expr.is_Integer else 1.0)
+    if isinstance(expr, sp.MatrixBase):
+        # a matrix is as wide as its widest row (entries separated by a column gap) and its brackets
+        rows = [sum(width(e) + 2.0 for e in expr.row(r)) for r in range(expr.rows)]
+        return max(rows, default=0.0) + 2.0
+    if isinstance(expr, sp.MatMul):
+        return sum(width(a) for a in expr.args) + 0.5 * (len(expr.args) - 1)
     if isinstance(expr, sp.Add):
         return sum(width(a) for a in expr.args) + 2.0 * (len(expr.args) - 1)
     if isinstance(expr, sp.Mul):

@@ -272,7 +272,7 @@ def record_steps(
     modified = [sp.expand((K * v)[i] + s_x * x[i]) for i in range(len(x))]
     for i, name in enumerate(model.state_names):
         d.add(
-            sp.Eq(field[i], modified[i]),
+            sp.Eq(field[i], modified[i], evaluate=False),
             f"the field of {name} is (K x + s(x) x) with K constant and s(x) = x^T Q x, on the level set of the "
             "conservation laws (ansatz and coefficient matching)",
             residual=field[i] - modified[i],

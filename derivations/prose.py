@@ -8,7 +8,10 @@ mode, and each formula-like word in it in math mode through the naming table (:m
   a subscript), or with Unicode super- and subscripts (``aᵢ²``), or a bare Greek name (``theta``, ``lam``). Its
   base must be one letter, a Greek name or an operator (``sum``, ``max``, ``log``): code names such as
   ``two_layer_scalar`` or ``numerics.agf`` stay text. ``S0`` is printed as the paper's :math:`\mathcal S_0`;
-- ``sqrt(…)`` and ``√(…)`` are square roots, ``**`` is ``^``, a script after a bracket (``(S - θ)^2``) is a
+- ``sqrt(…)`` and ``√(…)`` are square roots, ``**`` is ``^``, the ASCII relations ``->``, ``>=``, ``<=``, ``!=``
+  and SymPy's ``oo`` are :math:`\to, \ge, \le, \ne, \infty`, a ``*`` between two factors (``c1*y0``) is their
+  product (juxtaposed), a ``*`` closing a name (``U*_k``) is a superscript star and a code index ``theta[+1]``
+  is the superscript :math:`\theta^{[+1]}`, a script after a bracket (``(S - θ)^2``) is a
   script, `` - `` between words and ``-`` before a number are minus signs, ``1/2`` between spaces is a fraction;
 - everything else is escaped for text mode, with Unicode letters and operators as math (:data:`UNICODE_MATH`).
 
@@ -22,7 +25,16 @@ import unicodedata
 
 from .naming import BASE_NAMES, SYMBOL_NAMES, symbol_latex
 
-__all__ = ["OPERATORS", "TEXT_WORDS", "UNICODE_MATH", "UNICODE_TEXT", "code_latex", "math_text", "text_latex"]
+__all__ = [
+    "OPERATORS",
+    "TEXT_WORDS",
+    "UNICODE_MATH",
+    "UNICODE_TEXT",
+    "code_latex",
+    "math_text",
+    "plain_math",
+    "text_latex",
+]
 
 _TEXT_ESCAPES = {
     "\\": r"\textbackslash{}",
@@ -417,10 +429,63 @@ def code_latex(text: str) -> str:
     return "".join(out)
 
 
+_ASCII_MATH = (
+    (re.compile(r"\*\*"), "^"),
+    (re.compile(r"<->|<=>"), "⇔"),
+    (re.compile(r"->"), "→"),
+    (re.compile(r">="), "≥"),
+    (re.compile(r"<="), "≤"),
+    (re.compile(r"!="), "≠"),
+    (re.compile(r"(?<![\w.])oo(?![\w.])"), "∞"),
+    # a Python list of names (the sums ['V', 'theta']): the names
+    (re.compile(r"\[('[^'\[\]]*'(?:, '[^'\[\]]*')*)\]"), lambda m: m.group(1).replace("'", "")),
+    # a Laurent coefficient written as a code index (theta[+1]): the superscript of the derivations' displays
+    (re.compile(r"(?<=[A-Za-z])\[([+-]\d+)\]"), r"^{[\1]}"),
+    # a product written in code (c1*y0, 4*c2, (a + b)*c): the factors juxtaposed
+    (re.compile(r"(?<=[\w)\]])\*(?=[A-Za-z0-9(√])"), " "),
+    # a star closing a name (U*_k, I* may): the superscript star of the papers (a numeric coefficient before it,
+    # 3U*_k, set apart so that the name is read as a formula)
+    (re.compile(r"(?<=(?<![\w.])\d)(?=[A-Za-z]\*)"), " "),
+    (re.compile(r"(?<=[A-Za-z])\*"), "^*"),
+)
+"""Code spellings of mathematics in prose and what they are rewritten to before the prose is read."""
+
+
+def plain_math(text: str) -> str:
+    """``text`` with the code spellings of mathematics rewritten as mathematics, in plain text: ``**`` as ``^``,
+    ``->``, ``>=``, ``<=``, ``!=`` and ``oo`` as →, ≥, ≤, ≠, ∞, a code product ``c1*y0`` as ``c1 y0``, a list of
+    names ``['V']`` as ``V`` (the messages and reasons a reader sees; :func:`text_latex` reads the result).
+
+    Arguments:
+        text: prose, e.g. a SymPy expression printed into a message (``"g = V*a*gamma**2*w"``).
+
+    Returns:
+        The same prose with mathematics only (``"g = V a gamma^2 w"``).
+
+    Raises:
+        ValueError: ``text`` is not a string.
+    """
+    text = _check(text)
+    for pattern, replacement in _ASCII_MATH:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 def text_latex(text: str) -> str:
     """Prose (ASCII or Unicode, e.g. "γ₊ ≥ 2S/(Σ0 + S0)" or "P0^2 = P0") as ASCII LaTeX for text mode: special
-    characters escaped, and formulas (the module docstring says which) in math mode through the naming table."""
-    chars = _check(text).replace("**", "^")
+    characters escaped, and formulas (the module docstring says which) in math mode through the naming table.
+
+    Arguments:
+        text: the prose; code spellings of mathematics (``t -> oo``, ``k >= 0``, ``c1*y0``) are read as
+            mathematics.
+
+    Returns:
+        Text-mode LaTeX, each formula wrapped in ``\\ensuremath``.
+
+    Raises:
+        ValueError: ``text`` is not a string.
+    """
+    chars = plain_math(text)
     out, k = [], 0
     while k < len(chars):
         formula = _math_at(chars, k)

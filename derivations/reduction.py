@@ -36,6 +36,7 @@ import sympy as sp
 
 from .derivation import Derivation, Step
 from .model import Model, input_coefficients
+from .naming import dot_symbol
 from .proof import Proof, prove_zero
 
 __all__ = [
@@ -540,8 +541,9 @@ def prove_structure(model: Model, structure: LinearStructure) -> sp.Expr:
 def structure_step(model: Model, structure: LinearStructure, d: Derivation) -> None:
     """Insert, as the first step of ``d``, the field's form ``(g A + C) x``, checked against the derived field."""
     x = sp.Matrix(structure.states)
+    rates = sp.Matrix([dot_symbol(s) for s in structure.states])
     step = Step(
-        sp.Eq(sp.Symbol(r"\dot x"), sp.MatMul(structure.g * structure.A + structure.C, x, evaluate=False)),
+        sp.Eq(rates, sp.MatMul(structure.g * structure.A + structure.C, x, evaluate=False), evaluate=False),
         "the field is (g A + C) x: g the greatest common divisor of its non-constant part (sympy.gcd), A and C "
         "constant",
         residual=sp.Add(*(c**2 for c in prove_structure(model, structure))),

@@ -20,7 +20,7 @@ from .closed_form import ClosedForm
 from .conservation import UnsupportedModelError, conserved_quantities
 from .matrix_flow import conserved_matrix_derivative, matrix_gradient_flow
 from .model import Model
-from .naming import align_rows, latex
+from .naming import align_rows, dot_symbol, latex
 from .prose import code_latex, text_latex
 
 __all__ = [
@@ -90,11 +90,6 @@ def _quantities(model: Model) -> list[sp.Eq]:
     return out
 
 
-def _dot(symbol: sp.Symbol) -> sp.Symbol:
-    """A symbol printed as the time derivative of ``symbol``."""
-    return sp.Symbol(rf"\dot{{{latex(symbol)}}}")
-
-
 def _conserved(model: Model, p: int) -> tuple[list[sp.Eq], str]:
     """``C_k = law`` for each law found (and proved) by ``conserved_quantities``, or a note why there are none."""
     try:
@@ -119,7 +114,7 @@ def model_equations(model: Model | str, p: int = DISPLAY_WIDTH) -> ModelEquation
         *_components("f^{*}", inst.target, inst.inputs),
         sp.Eq(sp.Symbol(r"\mathcal{L}"), inst.loss, evaluate=False),
     ]
-    flow = [sp.Eq(_dot(s), expr, evaluate=False) for s, expr in model.unit_field.items()]
+    flow = [sp.Eq(dot_symbol(s), expr, evaluate=False) for s, expr in model.unit_field.items()]
     conserved, note = _conserved(model, p)
     closed = []
     if isinstance(model.solution, ClosedForm):

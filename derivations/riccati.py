@@ -507,8 +507,10 @@ def _double_root(derivation, poly, y, y0, t, names):
 def _fixed_point(derivation, poly, y, y0, t, names):
     r_plus, _, k = names
     derivation.assumptions = (*derivation.assumptions, f"{y}(0) is a root")
+    # q at y0 kept unevaluated (it vanishes identically here), so that the display shows the relation decided,
+    # q(y0) = 0, not its truth value
     derivation.add(
-        sp.Eq(poly.as_expr().subs(y, y0), 0),
+        sp.Eq(sp.Subs(poly.as_expr(), y, y0), 0, evaluate=False),
         f"{y}(0) is a fixed point: the right-hand side vanishes there, so {y} is constant (uniqueness)",
         key="solution",
         residual=poly.as_expr().subs(y, y0),

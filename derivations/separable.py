@@ -23,6 +23,7 @@ from sympy.polys.partfrac import apart_undetermined_coeffs
 
 from .derivation import Derivation
 from .inputs import expression
+from .naming import symbol_latex
 from .proof import Proof, prove_zero
 
 __all__ = ["ImplicitSolution", "implicit_solution", "unsplit_factor", "unsupported"]
@@ -263,8 +264,10 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
         verifier=lambda: _solves_on_intervals(antiderivative, y, rhs, powers),
     )
     fixed = _real_roots(split, y)
+    name = symbol_latex(y.name)
     derivation.add(
-        sp.Eq(sp.Symbol("fixed points"), sp.FiniteSet(*fixed)),
+        # the set of fixed points as a set (an Eq of a symbol and a set would evaluate to False)
+        sp.Eq(sp.Symbol(rf"\{{{name} : \dot{{{name}}} = 0\}}"), sp.FiniteSet(*fixed), evaluate=False),
         "roots of the right-hand side (linear factors, and quadratic ones where real): the solution stays between "
         "consecutive real ones",
         tag,

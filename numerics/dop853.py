@@ -22,6 +22,7 @@ import numpy as np
 from scipy.integrate import DOP853
 
 from .compiled import BatchField
+from .work import Work
 
 __all__ = ["ATOL_FACTOR", "GROUP", "RTOL", "BatchDOP853", "integrate_batch", "start_scales"]
 
@@ -48,9 +49,18 @@ class BatchDOP853:
     def __init__(
         self, fun: Callable[[np.ndarray, np.ndarray], np.ndarray], y0: np.ndarray, atol: np.ndarray, rtol: float = RTOL
     ):
-        self.fun, self.y0, self.rtol = fun, np.asarray(y0, dtype=float), rtol
+        self._fun, self.y0, self.rtol = fun, np.asarray(y0, dtype=float), rtol
         self.atol = np.asarray(atol, dtype=float)
         self.size = self.y0.shape[0] * self.y0.shape[2]  # components per start
+        self.nfev = np.zeros(self.y0.shape[1], dtype=np.int64)
+        """Field evaluations of each lane so far."""
+        self.nsteps = np.zeros(self.y0.shape[1], dtype=np.int64)
+        """Accepted steps of each lane so far."""
+
+    def fun(self, y: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The field for the lanes ``rows``, counted in :attr:`nfev`."""
+        self.nfev[rows] += 1
+        return self._fun(y, rows)
 
     def _norm(self, values: np.ndarray) -> np.ndarray:
         """SciPy's RMS norm, per lane: (states, lanes, p) -> (lanes,)."""
@@ -95,6 +105,7 @@ class BatchDOP853:
             )
             t_new, y_new, f_new, K, accept, h_abs[active], rejected[active] = step
             done = active[accept]
+            self.nsteps[done] += 1
             ends = (t[done], t_new[accept], y[:, done], y_new[:, accept], f_new[:, accept], K[:, :, accept])
             self._dense(times, out, written, done, *ends)
             t[done], y[:, done], f[:, done] = t_new[accept], y_new[:, accept], f_new[:, accept]
@@ -201,13 +212,19 @@ def _scales(y: np.ndarray, speed: np.ndarray, rate: np.ndarray, horizon: float) 
 
 
 def integrate_batch(
-    field: BatchField, y0: np.ndarray, params: Sequence[Any], t: np.ndarray, group: int = GROUP
+    field: BatchField,
+    y0: np.ndarray,
+    params: Sequence[Any],
+    t: np.ndarray,
+    group: int = GROUP,
+    work: Work | None = None,
 ) -> np.ndarray:
     """The flow of ``field`` from ``y0`` (states, batch, p) at times ``t`` (≥ 0, any order): (T, states, batch, p).
 
     Unit parameters in ``params`` are arrays (batch, p). Each start takes its own steps (:class:`BatchDOP853`);
     the starts are sorted by their initial rate ``‖J f‖ / ‖f‖`` and integrated in groups of at most ``group``,
-    so that a group's lanes need similar numbers of steps (few iterations with only a few lanes left)."""
+    so that a group's lanes need similar numbers of steps (few iterations with only a few lanes left). ``work``,
+    if given, counts each start's accepted steps and field evaluations (:class:`numerics.work.Work`)."""
     n, batch, width = y0.shape
     with np.errstate(over="ignore", invalid="ignore"):  # a start beyond the float64 range has an infinite scale
         speed, rate = _motion(field, y0, params)
@@ -218,11 +235,13 @@ def integrate_batch(
     # a parameter with a batch axis: a unit or shared one (batch, p or 1), or a matrix one (batch, r, c)
     for chunk in np.array_split(order, -(-batch // group)):
         chunk_params = [v[chunk] if np.ndim(v) >= 2 and len(v) == batch else v for v in params]
-        out[:, :, chunk] = _integrate(field, y0[:, chunk], chunk_params, t, atol[chunk])
+        out[:, :, chunk] = _integrate(field, y0[:, chunk], chunk_params, t, atol[chunk], work)
     return out
 
 
-def _integrate(field: BatchField, y0: np.ndarray, params: Sequence[Any], t: np.ndarray, atol: np.ndarray) -> np.ndarray:
+def _integrate(
+    field: BatchField, y0: np.ndarray, params: Sequence[Any], t: np.ndarray, atol: np.ndarray, work: Work | None
+) -> np.ndarray:
     """One group: ``BatchDOP853`` on the starts ``y0`` (states, group, p) at the times ``t`` (any order, repeats)."""
     # a start at rest at 0 has scale 0; the smallest normal number keeps its (exactly zero) error finite
     atol = np.maximum(atol, np.finfo(float).tiny)
@@ -235,5 +254,9 @@ def _integrate(field: BatchField, y0: np.ndarray, params: Sequence[Any], t: np.n
     times = np.unique(t)  # evaluated once per distinct time
     # a rejected trial step of a fast (stiff) flow may overflow; the step then shrinks
     with np.errstate(over="ignore", invalid="ignore"):
-        values = BatchDOP853(fun, y0, atol).solve(times)
+        solver = BatchDOP853(fun, y0, atol)
+        values = solver.solve(times)
+    if work is not None:
+        for nsteps, nfev in zip(solver.nsteps, solver.nfev, strict=True):
+            work.record(int(nsteps), int(nfev))
     return values if np.array_equal(times, t) else values[np.searchsorted(times, t)]

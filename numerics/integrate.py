@@ -6,7 +6,7 @@ checks of it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import mpmath
@@ -20,6 +20,7 @@ from .error_control import Scales, exponent, initial_exponents
 from .evaluate import unit_rhs
 from .matrix_field import MatrixCompiled, matrix_descent, parameter_matrices
 from .matrix_field import batch_field as matrix_batch_field
+from .work import Work
 
 __all__ = [
     "first_time_unit",
@@ -40,18 +41,22 @@ def _unpack(y: Any, names: tuple[str, ...], width: int) -> dict[str, Any]:
 
 
 def integrate_scipy(
-    cm: CompiledModel | MatrixCompiled, state: Mapping[str, np.ndarray], params: Mapping[str, Any], t: np.ndarray
+    cm: CompiledModel | MatrixCompiled,
+    state: Mapping[str, np.ndarray],
+    params: Mapping[str, Any],
+    t: np.ndarray,
+    work: Work | None = None,
 ) -> dict[str, np.ndarray]:
     """DOP853 at rtol 1e-13 on the batch as one vectorized system, each start under its own error control
     (:func:`numerics.dop853.integrate_batch`), the field as matrix products for a model with a matrix field;
-    arrays (T, batch, p)."""
+    arrays (T, batch, p). ``work``, if given, counts the steps and field evaluations (:class:`numerics.work.Work`)."""
     names = cm.model.state_names
     y0 = np.stack([np.asarray(state[n], dtype=float) for n in names])
     if isinstance(cm, MatrixCompiled):
-        values = integrate_batch(matrix_batch_field(cm), y0, parameter_matrices(cm, params), t)
+        values = integrate_batch(matrix_batch_field(cm), y0, parameter_matrices(cm, params), t, work=work)
         return {n: values[:, i] for i, n in enumerate(names)}
     field = batch_field(cm.model)
-    values = integrate_batch(field, y0, [params[k] for k in field.param_names], t)
+    values = integrate_batch(field, y0, [params[k] for k in field.param_names], t, work=work)
     return {n: values[:, i] for i, n in enumerate(names)}
 
 
@@ -62,9 +67,11 @@ def integrate_mpmath(
     t: np.ndarray,
     dps: int,
     max_steps: int,
+    work: Work | None = None,
 ) -> dict[str, np.ndarray]:
     """``mpmath.odefun``'s Taylor method at ``dps`` digits, each component in units of its own scale
-    (:func:`odefun_scaled`); object arrays of mpf, shape (T, batch, p).
+    (:func:`odefun_scaled`); object arrays of mpf, shape (T, batch, p). ``work``, if given, counts each start's
+    Taylor steps and field evaluations (:class:`numerics.work.Work`).
 
     Each batch element may take at most ``max_steps`` Taylor steps counted at 30 digits (``budget``): every step
     evaluates the field ``mpmath_degree(dps)`` times, so the evaluations are counted and ``BudgetError`` is raised
@@ -79,10 +86,11 @@ def integrate_mpmath(
             env = {k: (to_mpf(v[j : j + 1]) if isinstance(v, np.ndarray) else mpmath.mpf(v)) for k, v in params.items()}
             if isinstance(cm, MatrixCompiled):  # the parameter matrices assembled once, not at every evaluation
                 env.update(zip(cm.param_matrices, parameter_matrices(cm, env), strict=True))
-            calls = iter(range(allowed))
+            calls = [0]  # the field evaluations of this start
 
-            def field(y: list, env: dict = env, calls: Iterator[int] = calls) -> list:
-                if next(calls, None) is None:
+            def field(y: list, env: dict = env, calls: list[int] = calls) -> list:
+                calls[0] += 1
+                if calls[0] > allowed:
                     raise BudgetError(
                         f"method='mpmath' took more than max_steps = {max_steps} Taylor steps of mpmath.odefun "
                         f"(counted at 30 digits; one at dps = {dps} counts {mpmath_step_weight(dps):.3g}) before "
@@ -93,7 +101,10 @@ def integrate_mpmath(
                 )
 
             y0 = list(to_mpf(_pack({n: state[n][j] for n in names})))
-            values = odefun_scaled(field, y0, width, [mpmath.mpf(float(time)) for time in t])
+            steps: list[int] = []
+            values = odefun_scaled(field, y0, width, [mpmath.mpf(float(time)) for time in t], steps_taken=steps)
+            if work is not None:
+                work.record(steps[0], calls[0])
             for ti, row in enumerate(values):
                 for i, n in enumerate(names):
                     out[n][ti, j, :] = row[i * width : (i + 1) * width]
@@ -101,7 +112,12 @@ def integrate_mpmath(
 
 
 def odefun_scaled(
-    field: Callable[[list], list], y0: list, width: int, times: list, degree: int | None = None
+    field: Callable[[list], list],
+    y0: list,
+    width: int,
+    times: list,
+    degree: int | None = None,
+    steps_taken: list[int] | None = None,
 ) -> list[list]:
     """The solution of ``y' = field(y)`` from ``y0`` at ``times`` (≥ 0) at the working precision: the Taylor
     method of ``mpmath.odefun`` (its step ``mpmath.calculus.odes.ode_taylor``, with odefun's degree, tolerance
@@ -111,8 +127,11 @@ def odefun_scaled(
     whatever its rate, and its digits would be lost. In scaled units (rescaled after every step) the local error of
     component i is at most about ``tol * (|y_i| + 2^-prec M_i)``, ``M_i`` the largest |y| its unit has reached so
     far, ``tol`` odefun's ``2^-(prec + 10)`` (``error_control.Scales``). ``width`` is the number of units
-    (component ``k`` is in unit ``k % width``); ``degree`` defaults to odefun's ``3 + int(1.5 dps)``."""
+    (component ``k`` is in unit ``k % width``); ``degree`` defaults to odefun's ``3 + int(1.5 dps)``. If
+    ``steps_taken`` is given, the number of Taylor steps (``ode_taylor`` calls, a trial step included) is appended
+    to it."""
     ctx = mpmath.mp
+    taken = 0
     tol_prec = ctx.prec + 10
     degree = degree or mpmath_degree(ctx.dps)
     # odefun computes its series (after the first) and evaluates them at 40 more bits: the series' finite
@@ -136,6 +155,7 @@ def odefun_scaled(
         start = initial_exponents(y0, width)
         if start is None and pending:  # a start at zero: the scales of the state one trial step reaches
             series, end = ode_taylor(ctx, scaled, ctx.zero, y0, tol_prec, degree)
+            taken += 1
             start = initial_exponents(series_at(series, end), width)
         scales = Scales(start or [0] * len(y0), y0, width, tol_prec - 10, (-(2**60), 2**60))
         exponents[:] = [int(e) for e in scales.exponents]
@@ -145,6 +165,7 @@ def odefun_scaled(
         unit[0] = first_time_unit(max((abs(v) for v in scaled(x, u)), default=ctx.zero))
         while pending:
             series, reach = ode_taylor(ctx, scaled, ctx.zero, u, tol_prec, degree)
+            taken += 1
             end = x + mpmath.ldexp(reach, unit[0])
             while pending and times[pending[0]] <= end:
                 i = pending.pop(0)
@@ -155,6 +176,8 @@ def odefun_scaled(
             u = [mpmath.ldexp(v, -int(d)) for v, d in zip(u, shifts, strict=True)]
             exponents[:] = [int(e) for e in scales.exponents]
             unit[0] = next_time_unit(unit[0], reach)
+    if steps_taken is not None:
+        steps_taken.append(taken)
     # rounded to the working precision, as odefun returns them
     values = {i: [+v for v in row] for i, row in values.items()}
     return [values[i] for i in range(len(times))]

@@ -31,6 +31,7 @@ import numpy as np
 from .budget import BudgetError
 from .compiled import batch_field, to_mpf
 from .error_control import Scales, exponent, initial_exponents
+from .work import Work
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -169,6 +170,7 @@ def integrate_taylor(
     t: np.ndarray,
     dps: int | None = None,
     max_steps: int = MAX_STEPS,
+    work: Work | None = None,
 ) -> dict[str, np.ndarray]:
     """The derived flow from each start (``state`` arrays (batch, p); unit ``params`` (batch, p), shared ones
     numbers or arrays (batch, 1)) at times ``t`` (≥ 0): arrays (T, batch, p), float64 without ``dps``, ``mpf``
@@ -178,7 +180,8 @@ def integrate_taylor(
     least ``eps`` times the largest |value| its unit has reached so far (``M_i``; a zero component keeps the
     smallest nonzero value of its unit at the start), so the local error of component i is at most about
     ``eps * (|y_i| + eps M_i)``, ``eps`` the type's epsilon: a start of any magnitude keeps its digits (heyoka's
-    own control, ``eps * max(1, |y|)``, is absolute below 1).
+    own control, ``eps * max(1, |y|)``, is absolute below 1). ``work``, if given, counts each start's heyoka steps
+    (:class:`numerics.work.Work`; heyoka evaluates Taylor coefficients, not the field, so ``nfev`` stays None).
 
     Raises:
         BudgetError: (a ``ValueError``) if a start needs more than ``max_steps`` steps.
@@ -203,7 +206,9 @@ def integrate_taylor(
                 rows = np.array([float(v) for v in values]).reshape(len(names), 1, p)
             return _speeds(model, {n: rows[i] for i, n in enumerate(names)}, own).ravel()
 
-        out = _propagate(model, p, kind, prec, y0, speeds[:, j].ravel(), speed_at, pars, grid_times, max_steps)
+        out, steps = _propagate(model, p, kind, prec, y0, speeds[:, j].ravel(), speed_at, pars, grid_times, max_steps)
+        if work is not None:
+            work.record(steps)
         values[:, :, j, :] = out[rows].reshape(len(t), len(names), p)
     if dps is not None and kind == "float64":
         values = to_mpf(values)
@@ -269,8 +274,9 @@ def _propagate(
     pars: list,
     grid_times: np.ndarray,
     max_steps: int,
-) -> np.ndarray:
-    """One start: its states on the grid (T, n), floats (float64) or ``mpf``, integrated in scaled units
+) -> tuple[np.ndarray, int]:
+    """One start: its states on the grid (T, n), floats (float64) or ``mpf``, and the steps heyoka took, integrated
+    in scaled units
     (``numerics.error_control``): heyoka runs until a component's scaled value leaves [1/4, 2] (or for
     :data:`RELOAD_STEPS` steps), the scales are then moved (exactly, by powers of two) and the integration resumed
     from there.
@@ -343,7 +349,7 @@ def _propagate(
             _load(ta, kind, prec, pars, scales.exponents, scaled, unit)
         elif outcome != hy.taylor_outcome.time_limit:
             _check(outcome, kind, max_steps)
-    return np.concatenate(rows)
+    return np.concatenate(rows), used
 
 
 def _scaled_times(times: np.ndarray, unit: int, kind: str, prec: int) -> np.ndarray:

@@ -244,6 +244,67 @@ class Paper:
             self._definitions[name] = definition
         return sp.Symbol(name, **assumptions)
 
+    def symbols(self, names: str, **assumptions: bool) -> tuple[sp.Symbol, ...]:
+        """Declare several symbols at once, with the same SymPy ``assumptions``, printed by the package's naming
+        rules (:meth:`symbol` for one with its own LaTeX or definition).
+
+        Arguments:
+            names: the names separated by spaces or commas, as for ``sympy.symbols`` (``"x y"``, ``"x, y"``,
+                ``"x:3"`` for x0, x1, x2).
+            assumptions: SymPy assumptions given to every symbol (``real=True``, ``positive=True``).
+
+        Returns:
+            The symbols, in order (a tuple even for one name).
+
+        Raises:
+            TypeError: ``names`` is not a string.
+            ValueError: ``names`` names no symbol.
+        """
+        if not isinstance(names, str):
+            raise TypeError(f"names must be a string of symbol names such as 'x y', got {type(names).__name__}")
+        try:
+            declared = sp.symbols(names, seq=True)
+        except ValueError:  # SymPy's "no symbols given"
+            declared = ()
+        if not declared:
+            raise ValueError(f"paper {self.key!r}: symbols({names!r}) names no symbol; write e.g. 'x y'")
+        return tuple(self.symbol(symbol.name, None, None, **assumptions) for symbol in declared)
+
+    @staticmethod
+    def eq(lhs: object, rhs: object) -> sp.Equality:
+        """The equation ``lhs = rhs`` as a statement, left undecided: ``sp.Eq(lhs, rhs, evaluate=False)``, so that an
+        equation SymPy would decide on construction (to True or False) stays the relation the claim states, on
+        the printed and the corrected form alike.
+
+        Arguments:
+            lhs: a SymPy expression or matrix (Python numbers are SymPy numbers).
+            rhs: the same.
+
+        Returns:
+            The unevaluated ``Eq``.
+
+        Raises:
+            TypeError: a side is not a SymPy expression, matrix or number.
+            ValueError: the sides have different shapes (a matrix and a scalar, or matrices of other sizes).
+        """
+        sides = []
+        for name, side in (("lhs", lhs), ("rhs", rhs)):
+            if not isinstance(side, sp.MatrixBase):
+                try:
+                    side = sp.sympify(side, strict=True)
+                except sp.SympifyError:
+                    raise TypeError(
+                        f"{name} must be a SymPy expression, matrix or number, got {type(side).__name__}"
+                    ) from None
+            sides.append(side)
+        shapes = [getattr(side, "shape", None) for side in sides]
+        if shapes[0] != shapes[1]:
+            raise ValueError(
+                f"the two sides of the equation have different shapes (lhs {shapes[0] or 'scalar'}, rhs "
+                f"{shapes[1] or 'scalar'}): compare entries of equal shape, e.g. a matrix with a matrix"
+            )
+        return sp.Eq(sides[0], sides[1], evaluate=False)
+
     def definition(self, name: str) -> sp.Expr:
         """The definition of the notation symbol ``name`` (built on first use)."""
         if name not in self._resolved:
@@ -394,11 +455,50 @@ class Paper:
         from proofs_check.statement_checks import decide, erratum
 
         conditions = [a for a in claim.assumptions if isinstance(a, sp.Basic)]
+        self._check_one_symbol_per_name(claim, [claim.statement, claim.corrected, *conditions])
         if claim.corrected is None:
             return decide(claim.statement, self.substitute, conditions)
         return erratum(claim.id, claim.statement, claim.corrected, self.substitute, conditions)
 
     # ------------------------------------------------------------------------------------------ internals
+    def _symbols_used(self, expr: sp.Basic) -> set[sp.Symbol]:
+        """The free symbols of ``expr`` and, through the notation's definitions, of everything it stands for."""
+        seen: set[sp.Symbol] = set()
+        pending = set(expr.free_symbols)
+        while pending:
+            symbol = pending.pop()
+            if symbol in seen:
+                continue
+            seen.add(symbol)
+            if isinstance(symbol, sp.Symbol) and symbol.name in self._definitions:
+                pending |= self.definition(symbol.name).free_symbols
+        return {s for s in seen if isinstance(s, sp.Symbol)}
+
+    def _check_one_symbol_per_name(self, claim: Claim, parts: Iterable[object]) -> None:
+        """ValueError naming ``claim`` if two symbols of one name but different assumptions meet in what it decides
+        (e.g. a claim's ``Z = sp.Symbol("Z", real=True)`` beside the model's positive ``Z``, brought in by a
+        definition): SymPy treats them as two variables, and the check would fail deep inside (a duplicate
+        argument of a lambdified function)."""
+        by_name: dict[str, set[sp.Symbol]] = {}
+        for part in parts:
+            if isinstance(part, sp.Basic):
+                for symbol in self._symbols_used(part):
+                    by_name.setdefault(symbol.name, set()).add(symbol)
+        for name, symbols in sorted(by_name.items()):
+            if len(symbols) > 1:
+                owners = [m for m in self.model_objects() if name in m.unit_symbols]
+                fix = (
+                    f"take the model's own symbol, models.get({owners[0].name!r}).symbol({name!r}) "
+                    f"({_assumptions_text(owners[0].symbol(name))}), "
+                    if owners
+                    else ""
+                )
+                found = "; ".join(sorted(_assumptions_text(s) for s in symbols))
+                raise ValueError(
+                    f"claim {claim.id}: the symbol {name!r} appears with different SymPy assumptions ({found}), so "
+                    f"SymPy reads two variables; {fix}or declare {name!r} once with one set of assumptions"
+                )
+
     def _new_id(self, id: str) -> str:
         if not isinstance(id, str) or not id or id != id.strip() or " " in id:
             raise ValueError(f"paper {self.key!r}: claim id must be a non-empty string without spaces, got {id!r}")
@@ -435,9 +535,10 @@ class Paper:
             return statement
         if isinstance(statement, sp.logic.boolalg.BooleanAtom):
             raise ValueError(
-                f"claim {claim.id}: the statement evaluated to {statement} when it was built (SymPy decides "
-                "Eq(lhs, rhs) on construction when lhs - rhs is a number); build it with "
-                "sp.Eq(lhs, rhs, evaluate=False)"
+                f"claim {claim.id}: the statement evaluated to {statement} when it was built: SymPy decides "
+                "Eq(lhs, rhs) on construction when lhs - rhs is a number, or when the sides have different shapes "
+                "(a matrix and a scalar); build it with Paper.eq(lhs, rhs) (unevaluated, and a shape "
+                "mismatch is a ValueError naming both shapes) or sp.Eq(lhs, rhs, evaluate=False)"
             )
         if not isinstance(statement, (sp.Basic, sp.MatrixBase)):
             raise TypeError(
@@ -457,6 +558,12 @@ class Paper:
                     f"({shapes[0] or 'scalar'} and {shapes[1] or 'scalar'})"
                 )
         return statement
+
+
+def _assumptions_text(symbol: sp.Symbol) -> str:
+    """The assumptions a symbol was declared with, as keywords (``positive=True``), or ``no assumptions``."""
+    given = {k: v for k, v in symbol._assumptions_orig.items() if v is not None}
+    return ", ".join(f"{k}={v}" for k, v in sorted(given.items())) or "no assumptions"
 
 
 def _check_printable(claim: _Declared) -> None:

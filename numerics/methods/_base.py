@@ -45,6 +45,12 @@ class Method(ABC):
     """The method's name, the string shorthand of ``trajectory(method=...)``."""
 
     @property
+    def options(self) -> dict[str, object]:
+        """The method's options by name, as validated (its dataclass fields: ``{"lr": 0.1, "max_steps": None}``
+        for ``GradientDescent(0.1)``)."""
+        return dict(zip((f.name for f in dataclasses.fields(self)), _options(self), strict=True))  # type: ignore[arg-type]
+
+    @property
     def arithmetic(self) -> Arithmetic:
         """The arithmetic of the result (:data:`numerics.arithmetic.fp` unless the method has ``dps``)."""
         return fp

@@ -47,18 +47,19 @@ class ClosedForm(Method):
         compiled_closed_form(model)  # ValueError quoting Unsolved.reason before any other work
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, Any]) -> Solution:
+        # a formula evaluated at the times: no steps and no evaluation of the field (steps = nfev = 0)
         ccf = compiled_closed_form(model, fp if self.dps is None else mp)
         init_env: dict[str, Any] = {model.init_symbol(n): v for n, v in inputs.state.items()}
         check_condition(ccf, init_env, params)
         if self.dps is not None:
-            return Solution(_exact_to(model, init_env, params, inputs.t, self.dps))
+            return Solution(_exact_to(model, init_env, params, inputs.t, self.dps), steps=0, nfev=0)
         values = closed_form_numpy(ccf, {**init_env, **params}, inputs.t, self.refine)
         flagged = values.out_of_range
         if not np.any(flagged):
-            return Solution(values.states, values.sums, values.clocks, flagged)
+            return Solution(values.states, values.sums, values.clocks, flagged, steps=0, nfev=0)
         # the sums and clocks are dropped: the quantities are summed from the states re-evaluated in mpmath
         states = _in_extended_range(model, values.states, init_env, params, inputs.t, flagged)
-        return Solution(states, out_of_range=flagged)
+        return Solution(states, out_of_range=flagged, steps=0, nfev=0)
 
 
 ZERO_DIGITS = 640

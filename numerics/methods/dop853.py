@@ -10,6 +10,7 @@ from ..integrate import integrate_scipy
 from ..matrix_field import flow_functions
 from ..model_spec import ModelSpec
 from ..validation import Inputs
+from ..work import Work
 from ._base import Method, Solution, checked_max_steps
 
 __all__ = ["DOP853"]
@@ -32,4 +33,6 @@ class DOP853(Method):
         cm = flow_functions(model)
         budget = checked_max_steps(self.max_steps, self.default_max_steps)
         check_dop853_budget(cm, inputs.state, params, float(inputs.t.max()), budget)
-        return Solution(integrate_scipy(cm, inputs.state, params, inputs.t))
+        work = Work()
+        states = integrate_scipy(cm, inputs.state, params, inputs.t, work=work)
+        return Solution(states, steps=work.nsteps, nfev=work.nfev or 0)

@@ -33,4 +33,5 @@ class GradientDescent(Method):
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
         steps = gd_steps(inputs.t, self.lr, checked_max_steps(self.max_steps, self.default_max_steps))
         states = gradient_descent(flow_functions(model), inputs.state, params, steps, self.lr)
-        return Solution(states, steps=int(steps.max()))
+        # one gradient (field) evaluation per step
+        return Solution(states, steps=int(steps.max()), nfev=int(steps.max()))

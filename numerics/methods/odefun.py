@@ -11,6 +11,7 @@ from ..integrate import integrate_mpmath
 from ..matrix_field import flow_functions
 from ..model_spec import ModelSpec
 from ..validation import Inputs
+from ..work import Work
 from ._base import Method, Solution, checked_dps, checked_max_steps
 
 __all__ = ["MPMath"]
@@ -41,4 +42,6 @@ class MPMath(Method):
         cm = flow_functions(model, mp)
         budget = checked_max_steps(self.max_steps, self.default_max_steps)
         check_mpmath_budget(cm, inputs.state, params, float(inputs.t.max()), budget, self.dps)
-        return Solution(integrate_mpmath(cm, inputs.state, params, inputs.t, self.dps, budget))
+        work = Work()
+        states = integrate_mpmath(cm, inputs.state, params, inputs.t, self.dps, budget, work=work)
+        return Solution(states, steps=work.nsteps, nfev=work.nfev or 0)

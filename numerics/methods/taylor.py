@@ -10,6 +10,7 @@ from ..budget import MAX_DPS, MAX_STEPS
 from ..model_spec import ModelSpec
 from ..taylor import integrate_taylor
 from ..validation import Inputs
+from ..work import Work
 from ._base import Method, Solution, checked_dps, checked_max_steps
 
 __all__ = ["Taylor"]
@@ -38,4 +39,6 @@ class Taylor(Method):
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
         budget = checked_max_steps(self.max_steps, self.default_max_steps)
-        return Solution(integrate_taylor(model.model, inputs.state, params, inputs.t, self.dps, budget))
+        work = Work()
+        states = integrate_taylor(model.model, inputs.state, params, inputs.t, self.dps, budget, work=work)
+        return Solution(states, steps=work.nsteps)
