@@ -12,6 +12,11 @@ undecided as expected; if one does not, the run prints that the checker is broke
 reported in a section of their own (table, JSON key ``"control"``, LaTeX) and are not counted among the claims.
 ``--list`` lists them after the claims; ``--from-json`` reports (and judges) the self-test saved in the file, and
 a file without one says so.
+
+``--from-json FILE`` validates the file before use (:mod:`proofs_check.saved`: size and nesting limits, the type of
+every field, finite seconds, papers and claims registered: the built-in and installed ones, or those of the FILE.py
+given), reports only the saved records ``--paper`` / ``--claim`` select, and re-renders each claim from its
+registered statement; a bad file is one line on stderr naming the file and the field, exit status 2.
 """
 
 from __future__ import annotations
@@ -83,7 +88,10 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help=f"seconds per claim before it is stopped as an error (default {DEFAULT_TIMEOUT:g})",
     )
     parser.add_argument(
-        "--from-json", metavar="FILE", help="report the results saved by --json FILE instead of running the checks"
+        "--from-json",
+        metavar="FILE",
+        help="report the results saved by --json FILE instead of running the checks (its claims must be registered: "
+        "built-in, installed, or in the FILE.py given)",
     )
     exclusive = parser.add_mutually_exclusive_group()
     exclusive.add_argument("--json", metavar="FILE", help="also write a JSON report to FILE ('-': stdout)")
@@ -195,20 +203,6 @@ def write_documents(
     return 0
 
 
-def _saved(path: str) -> tuple[list[Record], list[PaperInfo], list[control.ControlResult] | None]:
-    """Records, paper metadata and the self-test's results (None if the report has none) of a JSON report written
-    by ``--json``; ValueError if it is not one."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        records = [Record.from_json(c) for c in data["claims"]]
-        papers = [PaperInfo.from_json(p) for p in data["papers"]]
-        saved = data.get("control")
-        results = None if saved is None else [control.ControlResult.from_json(c) for c in saved["claims"]]
-        return records, papers, results
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"--from-json {path!r}: not a readable JSON report of proofs_check ({exc})") from exc
-
-
 def run_control(jobs: int, timeout: float) -> list[control.ControlResult]:
     """Check the control claims (progress on stderr) and judge them (:mod:`proofs_check.control`)."""
     controls = control.claims()
@@ -220,15 +214,31 @@ def run_control(jobs: int, timeout: float) -> list[control.ControlResult]:
     return control.judge_records(records)
 
 
-def _load(args: argparse.Namespace, registry: Registry | None) -> tuple[Registry, list[Claim]]:
+def _load(args: argparse.Namespace, registry: Registry | None, every: bool = False) -> tuple[Registry, list[Claim]]:
+    """The registry (FILE.py's papers, else ``registry``, else the built-in and installed papers: those of
+    ``--paper`` only, unless ``every``) and the claims ``--paper`` / ``--claim`` select."""
     from proofs_check.papers import load_file, load_papers
 
     papers = list(dict.fromkeys(args.paper)) if args.paper else None
     if args.files:
         registry = Registry(p for path in args.files for p in load_file(path))
     elif registry is None:
-        registry = load_papers(papers)
+        registry = load_papers(None if every else papers)
     return registry, select_claims(registry, papers, args.claim)
+
+
+def _from_json(
+    args: argparse.Namespace, registry: Registry | None
+) -> tuple[list[Record], list[PaperInfo], dict, list[control.ControlResult] | None]:
+    """The records, papers, models and self-test of the saved report ``--from-json``: validated, bound to the
+    registered claims (every registered paper, so that a saved claim of a paper ``--paper`` leaves out is still
+    known) and restricted to those ``--paper`` / ``--claim`` select (:mod:`proofs_check.saved`)."""
+    from proofs_check.saved import bind, load_report
+
+    report = load_report(args.from_json)  # before loading any paper: a bad file is refused at once
+    registry, claims = _load(args, registry, every=True)
+    records, papers, results = bind(report, registry, claims, args.from_json)
+    return records, papers, _models(registry, [p.key for p in papers]), results
 
 
 def _models(registry: Registry, keys: Sequence[str]) -> dict:
@@ -242,8 +252,10 @@ def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
     check_destinations(json_path=args.json, latex_path=args.latex, pdf_path=args.pdf)
     results: list[control.ControlResult] | None
     if args.from_json:
-        records, papers, results = _saved(args.from_json)
-        models = {}
+        try:
+            records, papers, models, results = _from_json(args, registry)
+        except (OSError, SyntaxError, ImportError) as exc:
+            raise ValueError(str(exc)) from exc
     else:
         try:
             registry, claims = _load(args, registry)
