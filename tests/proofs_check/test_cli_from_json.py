@@ -229,3 +229,43 @@ def test_claim_and_paper_select_saved_records(tmp_path: Path, capsys: pytest.Cap
     assert "claims: no saved claim is among those --paper/--claim select" in refused(
         capsys, ["--from-json", str(path), "--paper", "p2"]
     )
+
+
+PLANTED = r"\input{/etc/passwd}"
+
+
+def _plant(data: dict) -> None:
+    """``PLANTED`` in every string the saved report holds about its claims and papers."""
+    for k, record in enumerate([*data["claims"], *data["control"]["claims"]]):
+        for key in ("latex", "reference", "section", "equation", "method", "detail", "printed", "corrected"):
+            record[key] = PLANTED
+        record["assumptions"] = [PLANTED]
+        record["statement"] = PLANTED if k % 2 else f"(statement not built: {PLANTED})"
+        if record["counterexample"]:
+            record["counterexample"] = {PLANTED: PLANTED}
+    for paper in data["papers"]:
+        paper.update(title=PLANTED, venue=PLANTED, url=PLANTED, authors=[PLANTED])
+
+
+def test_no_latex_from_the_file_reaches_the_document(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The statements are re-rendered from the registered claims; what the file gives (methods, details,
+    counterexamples) is escaped text. A wrong variant, the document built from the records as saved, carries the
+    planted ``\\input``: the check below would catch it."""
+    from proofs_check.latex_report import document
+    from proofs_check.paper import PaperInfo
+    from proofs_check.runner import Record
+
+    data = saved_report()
+    _plant(data)
+    path, tex = write(tmp_path, data), tmp_path / "r.tex"
+    assert main(["--from-json", str(path), "--latex", str(tex)], registry=toy_registry()) == 1
+    assert PLANTED in capsys.readouterr().out  # the text table shows the saved method as it is
+    text = tex.read_text(encoding="utf-8")
+    assert "\\input" not in text
+    assert text.count("/etc/passwd") == text.count(r"\textbackslash{}input\{/etc/passwd\}") > 0
+    # the registered statement (p1.b), an unbuilt one said so (p1.a), the registered paper
+    assert "about p1.b" in text and "about p1.a" not in text and "statement not built" in text
+    assert r"\section{Paper \ensuremath{p_1}}" in text
+    records, papers = [Record.from_json(c) for c in data["claims"]], [PaperInfo.from_json(p) for p in data["papers"]]
+    raw = document(records, papers, include_uncited=False, equation_tags={})
+    assert PLANTED in raw
