@@ -2,8 +2,9 @@
 [--latex FILE] [--pdf FILE] [--jobs N] [--timeout S] [--from-json FILE]``.
 
 Exit status: 0 when no claim is refuted or in error and the self-test passes, 1 otherwise, 2 on a usage error
-(unknown paper, bad prefix, a user file that fails to load, an output path that cannot be written; all reported
-before any check runs), 3 when ``--pdf`` cannot be produced.
+(unknown paper, bad prefix, ``--jobs`` not a whole number >= 1, ``--timeout`` not finite and > 0, a user file that
+fails to load, an output path that cannot be written, found by trying: all reported in one line before any check
+runs), 3 when ``--pdf`` cannot be produced.
 
 The self-test (:mod:`proofs_check.control`): every run that checks claims also checks the control paper, known-false
 and undecidable statements, one per decision route, whatever ``--paper``, ``--claim`` or FILE.py select (it takes
@@ -23,12 +24,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import sys
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
+from typing import NoReturn
 
 from proofs_check import control
 from proofs_check.claims import Claim
@@ -56,9 +59,39 @@ def program_name() -> str:
     return "python -m proofs_check" if invoked in ("", "__main__.py", "-c") or invoked.endswith(".py") else invoked
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr (naming the program and pointing to
+    ``--help``), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def jobs_count(text: str) -> int:
+    """``--jobs``: a whole number of worker processes >= 1 (argparse's ArgumentTypeError otherwise)."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of worker processes >= 1, got {text!r}")
+    return jobs
+
+
+def timeout_seconds(text: str) -> float:
+    """``--timeout``: a finite number of seconds > 0 (argparse's ArgumentTypeError for inf, nan, 0, negative)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds > 0, got {text!r}")
+    return seconds
+
+
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of the ``proofs_check`` command."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=prog or program_name(),
         description="Check the claims of the built-in papers, or of the papers defined in FILE.py, and report for "
         "each whether it is proved, numerically supported, refuted, an erratum (printed form refuted, corrected "
@@ -78,11 +111,11 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--latex", metavar="FILE", help="also write the report as a standalone LaTeX document")
     parser.add_argument("--pdf", metavar="FILE", help="also compile that document to FILE (.pdf) with pdflatex")
     parser.add_argument(
-        "--jobs", type=int, default=default_jobs(), metavar="N", help="worker processes (default: all cores)"
+        "--jobs", type=jobs_count, default=default_jobs(), metavar="N", help="worker processes (default: all cores)"
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=timeout_seconds,
         default=DEFAULT_TIMEOUT,
         metavar="S",
         help=f"seconds per claim before it is stopped as an error (default {DEFAULT_TIMEOUT:g})",
@@ -157,6 +190,15 @@ def format_conservation(table: Sequence[dict]) -> str:
     return "\n".join(rows)
 
 
+def _write(option: str, path: str, text: str) -> None:
+    """Write ``text`` to ``path``; a failure that the up-front check could not foresee (a full disk, a path removed
+    meanwhile) is a ValueError naming ``option``, not a traceback."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"{option} {path!r}: cannot be written ({exc.strerror or exc})") from exc
+
+
 def write_json(
     records: Sequence[Record],
     destination: str,
@@ -171,7 +213,7 @@ def write_json(
     if destination == "-":
         sys.stdout.write(text)
     else:
-        Path(destination).write_text(text, encoding="utf-8")
+        _write("--json", destination, text)
 
 
 def write_documents(
@@ -189,7 +231,7 @@ def write_documents(
     uncited = not (args.paper or args.files or args.from_json)
     tex = document(records, papers, models, include_uncited=uncited, control=results)
     if args.latex is not None:
-        Path(args.latex).write_text(tex, encoding="utf-8")
+        _write("--latex", args.latex, tex)
     if args.pdf is None:
         return 0
     try:
@@ -197,6 +239,8 @@ def write_documents(
     except (PdflatexMissing, LatexError, ValueError) as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return TEX_FAILED
+    except OSError as exc:  # the copy to --pdf, after the up-front check passed (a full disk, a removed directory)
+        raise ValueError(f"--pdf {args.pdf!r}: cannot be written ({exc.strerror or exc})") from exc
     if result.overfull:
         print(f"{prog}: warning: {len(result.overfull)} overfull box(es) in the PDF", file=sys.stderr)
     print(f"wrote {result.pdf} ({result.pages} pages)", file=sys.stderr)
@@ -247,8 +291,6 @@ def _models(registry: Registry, keys: Sequence[str]) -> dict:
 
 
 def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
-    if args.jobs < 1 or not args.timeout > 0:
-        raise ValueError("--jobs must be >= 1 and --timeout > 0")
     check_destinations(json_path=args.json, latex_path=args.latex, pdf_path=args.pdf)
     results: list[control.ControlResult] | None
     if args.from_json:
