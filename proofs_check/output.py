@@ -33,7 +33,7 @@ def save_timings(records: Sequence[Record]) -> None:
     merged = {**load_timings(), **{r.claim.id: round(r.seconds, 3) for r in records}}
     path = timings_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # shared with the disk cache, kept private
         temporary = path.with_suffix(f".{os.getpid()}.tmp")
         temporary.write_text(json.dumps(merged, sort_keys=True), encoding="utf-8")
         temporary.replace(path)  # atomic, so concurrent runs never read a half-written file
