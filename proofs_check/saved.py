@@ -360,20 +360,22 @@ def _refuse(path: str, where: str, what: str) -> SavedReportError:
     return SavedReportError(f"--from-json {path!r}: {where}: {what}")
 
 
-def _reported(record: SavedRecord, claim: Claim, path: str) -> Record:
+def _reported(record: SavedRecord, claim: Claim) -> Record:
     """``record``'s verdict with the registered ``claim`` as the report shows it, re-rendered by the package."""
-    if record.paper != claim.citation.paper:
-        registered = f"claim {record.id!r} is registered under paper {claim.citation.paper!r}"
-        raise _refuse(path, f"{record.where}.paper", f"{registered}, not {_shown(record.paper)}")
     unbuilt = UNBUILT.match(record.statement)
     text = ClaimText.unbuilt(claim, unbuilt.group("why")) if unbuilt else ClaimText.of(claim)
     return Record(text, record.outcome, record.seconds)
 
 
 def _registered(records: Sequence[SavedRecord], claims: Mapping[str, Claim], path: str, what: str) -> None:
+    """Every one of ``records`` (selected or not) is a registered claim, under its registered paper."""
     for record in records:
         if record.id not in claims:
             raise _refuse(path, f"{record.where}.id", f"{what} {_shown(record.id)} is not registered")
+        paper = claims[record.id].citation.paper
+        if record.paper != paper:
+            registered = f"{what} {record.id!r} is registered under paper {paper!r}"
+            raise _refuse(path, f"{record.where}.paper", f"{registered}, not {_shown(record.paper)}")
 
 
 def bind(
@@ -402,7 +404,7 @@ def bind(
         if paper.key not in registry.papers():
             raise _refuse(path, f"papers[{k}].key", f"paper {_shown(paper.key)} is not registered")
     chosen = {c.id for c in selected}
-    records = [_reported(r, registered[r.id], path) for r in report.claims if r.id in chosen]
+    records = [_reported(r, registered[r.id]) for r in report.claims if r.id in chosen]
     if report.claims and not records:
         raise _refuse(path, "claims", "no saved claim is among those --paper/--claim select")
     keys = dict.fromkeys(r.claim.citation.paper for r in records)
@@ -411,6 +413,6 @@ def bind(
         return records, papers, None
     controls = {c.id: c for c in control.claims()}
     _registered(report.control, controls, path, "control")
-    judged = [_reported(r, controls[r.id], path) for r in report.control]
+    judged = [_reported(r, controls[r.id]) for r in report.control]
     expected = control.expected()
     return records, papers, judge(judged, {r.claim.id: expected[r.claim.id] for r in judged})

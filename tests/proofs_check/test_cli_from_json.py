@@ -269,3 +269,12 @@ def test_no_latex_from_the_file_reaches_the_document(tmp_path: Path, capsys: pyt
     records, papers = [Record.from_json(c) for c in data["claims"]], [PaperInfo.from_json(p) for p in data["papers"]]
     raw = document(records, papers, include_uncited=False, equation_tags={})
     assert PLANTED in raw
+
+
+def test_an_unselected_record_is_validated_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by the fuzz test: a record under the wrong paper passed when --paper left it out."""
+    data = saved_report()
+    data["claims"][0]["paper"] = "p2"
+    path = write(tmp_path, data)
+    err = refused(capsys, ["--from-json", str(path), "--paper", "p2"])
+    assert "claims[0].paper: claim 'p1.a' is registered under paper 'p1', not 'p2'" in err
