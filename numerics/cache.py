@@ -13,10 +13,15 @@ as their marshalled code and the names of the module attributes they read. Artif
   domains, learning rates, tags, quantities and its derived vector field at widths 1 and 2; for a model that
   declares its flow in matrix form, its matrix field and matrix quantities instead: ``model_spec.definition_hash``).
 
-The cache directory is ``$LAYERWISE_LINEAR_FLOWS_CACHE`` if set (``off`` disables the disk cache), else
-``$XDG_CACHE_HOME/layerwise-linear-flows`` (``~/.cache/...``). Files are written to a temporary name and renamed,
-so that concurrent processes never read a partial file; an unreadable file is rebuilt. In a process, each
-artifact is built or read once.
+The cache directory is ``$LAYERWISE_LINEAR_FLOWS_CACHE`` if set and not empty (``off`` disables the disk cache),
+else ``$XDG_CACHE_HOME/layerwise-linear-flows`` (``~/.cache/...``). Files are written to a temporary name and
+renamed, so that concurrent processes never read a partial file; a file that cannot be read, or that unpickles to
+another type than the artifact's, is rebuilt and rewritten. In a process, each artifact is built or read once.
+
+Trust: an entry is code (unpickled, its functions unmarshalled) run in the user's process, as ``__pycache__`` is;
+whoever can write the cache directory can run code as the user. So a cache directory or entry that is not owned
+by the user, or that group or others may write, is refused with a :class:`CacheWarning` and not used (the artifact
+is built in memory); the directories and files the cache creates are private (``0o700``, ``0o600``).
 """
 
 from __future__ import annotations
@@ -30,8 +35,10 @@ import marshal
 import os
 import pickle
 import shutil
+import stat
 import sys
 import types
+import warnings
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
@@ -39,7 +46,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-__all__ = ["CACHE_ENV", "Generated", "artifact", "cache_dir", "code_key"]
+__all__ = ["CACHE_ENV", "CacheWarning", "Generated", "artifact", "cache_dir", "code_key", "insecure"]
 
 CACHE_ENV = "LAYERWISE_LINEAR_FLOWS_CACHE"
 """Environment variable naming the cache directory (``off``: no disk cache)."""
@@ -49,6 +56,14 @@ SOURCES = ("derivations", "numerics")
 MODULES = ("numpy", "mpmath", "math", "scipy.special")
 
 T = TypeVar("T")
+SHARED_WRITE = stat.S_IWGRP | stat.S_IWOTH
+"""Permission bits that let someone else write a cache directory or entry (``0o022``)."""
+PRIVATE_DIRECTORY = 0o700
+PRIVATE_FILE = 0o600
+
+
+class CacheWarning(UserWarning):
+    """The disk cache is not used for a directory or entry that another user could have written."""
 
 
 class Uncacheable(Exception):
@@ -120,10 +135,11 @@ def _origin(name: str, namespace: dict[str, object]) -> tuple[str, str] | None:
 
 
 def cache_dir() -> Path | None:
-    """The cache directory (None if ``$LAYERWISE_LINEAR_FLOWS_CACHE`` is ``off``)."""
-    chosen = os.environ.get(CACHE_ENV)
-    if chosen is not None:
-        return None if chosen.strip().lower() == "off" else Path(chosen)
+    """The cache directory (None if ``$LAYERWISE_LINEAR_FLOWS_CACHE`` is ``off``; an empty variable counts as
+    unset, not as the working directory)."""
+    chosen = (os.environ.get(CACHE_ENV) or "").strip()
+    if chosen:
+        return None if chosen.lower() == "off" else Path(chosen)
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "layerwise-linear-flows"
 
@@ -155,11 +171,12 @@ def _sympy_version() -> str:
 _MEMORY: dict[tuple[str, str], object] = {}
 
 
-def artifact(model_key: str, kind: str, build: Callable[[], T]) -> T:
-    """The artifact ``kind`` of the model ``model_key``: from this process's memory, else from the disk cache,
-    else built by ``build()`` (and written to the disk cache if it pickles; one that reads an unnamed global,
-    e.g. a user's own function, stays in memory only)."""
-    found = cached(model_key, kind)
+def artifact(model_key: str, kind: str, build: Callable[[], T], expected: type | tuple[type, ...] = object) -> T:
+    """The artifact ``kind`` of the model ``model_key``: from this process's memory, else from the disk cache (if
+    the entry is an instance of ``expected``), else built by ``build()`` (and written to the disk cache if it
+    pickles; one that reads an unnamed global, e.g. a user's own function, stays in memory only). A directory or
+    entry that is not private (:func:`insecure`) is neither read nor written, with a :class:`CacheWarning`."""
+    found = cached(model_key, kind, expected)
     if found is not None:
         return found  # type: ignore[return-value]
     value = build()
@@ -170,21 +187,60 @@ def artifact(model_key: str, kind: str, build: Callable[[], T]) -> T:
     return value
 
 
-def cached(model_key: str, kind: str) -> object | None:
-    """The artifact if it is in memory or on disk, else None (nothing is built)."""
+def cached(model_key: str, kind: str, expected: type | tuple[type, ...] = object) -> object | None:
+    """The artifact if it is in memory or on disk (an instance of ``expected``), else None (nothing is built)."""
     key = (model_key, kind)
     if key not in _MEMORY:
         path = _path(model_key, kind)
         value = _read(path) if path is not None else None
-        if value is None:
-            return None
+        if not isinstance(value, expected) or value is None:
+            return None  # missing, unreadable or of another type: rebuilt, and the entry rewritten
         _MEMORY[key] = value
     return _MEMORY[key]
 
 
+def insecure(path: Path) -> str:
+    """Why ``path`` (a cache directory or entry) must not be trusted, or "" if it is private or does not exist:
+    not owned by the current user, or writable by group or others."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        return f"cannot be inspected ({exc.strerror or exc})"
+    if info.st_uid != os.getuid():
+        return f"owned by uid {info.st_uid}, not by the current user (uid {os.getuid()})"
+    if info.st_mode & SHARED_WRITE:
+        return f"writable by group or others (mode {stat.S_IMODE(info.st_mode):04o})"
+    return ""
+
+
+_WARNED: set[Path] = set()
+
+
+def _trusted(path: Path) -> bool:
+    """Whether ``path`` is private (:func:`insecure`); warns once per path otherwise."""
+    problem = insecure(path)
+    if problem and path not in _WARNED:
+        _WARNED.add(path)
+        warnings.warn(
+            f"disk cache not used: {str(path)!r} is {problem}; its entries are code run in this process. Keep the "
+            f"cache directory private (chmod 700, owned by you), or set {CACHE_ENV}=off",
+            CacheWarning,
+            stacklevel=2,
+        )
+    return not problem
+
+
 def _path(model_key: str, kind: str) -> Path | None:
+    """The entry's file, or None without a disk cache, or if the entry or a directory holding it is not
+    private."""
     base = cache_dir()
-    return None if base is None else base / code_key() / model_key / f"{kind}.pickle"
+    if base is None:
+        return None
+    path = base / code_key() / model_key / f"{kind}.pickle"
+    private = all(_trusted(p) for p in (base, path.parents[1], path.parent, path))
+    return path if private else None
 
 
 def _read(path: Path) -> object | None:
@@ -207,9 +263,12 @@ def _write(path: Path, value: object) -> None:
     try:
         if not path.parents[1].exists():
             _prune(path.parents[2])
-        path.parent.mkdir(parents=True, exist_ok=True)
+        for directory in (path.parents[2], path.parents[1], path.parent):
+            directory.mkdir(mode=PRIVATE_DIRECTORY, parents=True, exist_ok=True)  # private whatever the umask
         temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(data)
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
         temporary.replace(path)  # atomic: a concurrent reader sees the old file or the whole new one
     except OSError:
         return

@@ -284,7 +284,12 @@ def compiled_closed_form(model: str | Model | ModelSpec, ctx: Arithmetic | str =
     ``"mpmath"``), through the disk cache; ``ValueError`` quoting the reason if ``derivations.solve`` found none."""
     spec = spec_of(model)
     chosen = arithmetic(ctx)
-    built = artifact(spec.key, f"closed-form-{chosen.name}", lambda: _compiled_closed_form(spec.model, chosen))
+    built = artifact(
+        spec.key,
+        f"closed-form-{chosen.name}",
+        lambda: _compiled_closed_form(spec.model, chosen),
+        (CompiledClosedForm, str),  # a model without one caches the reason
+    )
     if isinstance(built, str):
         raise ValueError(f"method='closed_form' needs a closed form: {built}")
     return built

@@ -74,7 +74,7 @@ def compiled(model: str | Model | ModelSpec, ctx: Arithmetic | str = fp) -> Comp
     ``"mpmath"``; see ``numerics.arithmetic``)."""
     spec = spec_of(model)
     chosen = arithmetic(ctx)
-    return artifact(spec.key, f"model-{chosen.name}", lambda: _compiled(spec, chosen))
+    return artifact(spec.key, f"model-{chosen.name}", lambda: _compiled(spec, chosen), CompiledModel)
 
 
 def _compiled(spec: ModelSpec, ctx: Arithmetic) -> CompiledModel:
@@ -135,7 +135,7 @@ def batch_field(model: str | Model | ModelSpec) -> BatchField:
 
     ``ValueError`` if a sum the field uses does not depend on the units (it would not be a sum over them)."""
     spec = spec_of(model)
-    return artifact(spec.key, "batch-field", lambda: _batch_field(spec.model))
+    return artifact(spec.key, "batch-field", lambda: _batch_field(spec.model), BatchField)
 
 
 def _batch_field(model: Model) -> BatchField:

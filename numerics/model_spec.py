@@ -70,7 +70,7 @@ def spec_of(model: object) -> ModelSpec:
     if isinstance(model, ModelSpec):
         return model
     if isinstance(model, str) and model.isidentifier():  # a name, never a path into the cache
-        found = cached(f"builtin-{model}", "spec")
+        found = cached(f"builtin-{model}", "spec", ModelSpec)
         if isinstance(found, ModelSpec):
             return found
     from derivations import models
@@ -86,7 +86,7 @@ def _spec_of_model(model: Model) -> ModelSpec:
     key = f"builtin-{model.name}" if builtin else f"model-{definition_hash(model)}"
     if not builtin:
         _MODELS[key] = model
-    return artifact(key, "spec", lambda: _built(key, model))
+    return artifact(key, "spec", lambda: _built(key, model), ModelSpec)
 
 
 def _built(key: str, model: Model) -> ModelSpec:

@@ -88,7 +88,7 @@ def stable_forms() -> list[sp.Expr]:
 def _compiled(ctx: Arithmetic) -> tuple[Generated, Generated, Generated]:
     """The engine's stable form, its rate split ``(alpha, beta) = ((k + c1)/2, (k - c1)/2)`` and its increment
     ``y - y0 = tau q0 / denominator`` (``increment_form``), lambdified in ``ctx`` (once, through the disk cache)."""
-    return artifact("engine", f"riccati-{ctx.name}", lambda: _lambdified(ctx))
+    return artifact("engine", f"riccati-{ctx.name}", lambda: _lambdified(ctx), tuple)
 
 
 def _lambdified(ctx: Arithmetic) -> tuple[Generated, Generated, Generated]:

@@ -2,8 +2,9 @@
 [--latex FILE] [--pdf FILE] [--jobs N] [--timeout S] [--from-json FILE]``.
 
 Exit status: 0 when no claim is refuted or in error and the self-test passes, 1 otherwise, 2 on a usage error
-(unknown paper, bad prefix, a user file that fails to load, an output path that cannot be written; all reported
-before any check runs), 3 when ``--pdf`` cannot be produced.
+(unknown paper, bad prefix, ``--jobs`` not a whole number >= 1, ``--timeout`` not finite and > 0, a user file that
+fails to load, an output path that cannot be written, found by trying: all reported in one line before any check
+runs), 3 when ``--pdf`` cannot be produced.
 
 The self-test (:mod:`proofs_check.control`): every run that checks claims also checks the control paper, known-false
 and undecidable statements, one per decision route, whatever ``--paper``, ``--claim`` or FILE.py select (it takes
@@ -12,18 +13,25 @@ undecided as expected; if one does not, the run prints that the checker is broke
 reported in a section of their own (table, JSON key ``"control"``, LaTeX) and are not counted among the claims.
 ``--list`` lists them after the claims; ``--from-json`` reports (and judges) the self-test saved in the file, and
 a file without one says so.
+
+``--from-json FILE`` validates the file before use (:mod:`proofs_check.saved`: size and nesting limits, the type of
+every field, finite seconds, papers and claims registered: the built-in and installed ones, or those of the FILE.py
+given), reports only the saved records ``--paper`` / ``--claim`` select, and re-renders each claim from its
+registered statement; a bad file is one line on stderr naming the file and the field, exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import sys
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
+from typing import NoReturn
 
 from proofs_check import control
 from proofs_check.claims import Claim
@@ -51,9 +59,39 @@ def program_name() -> str:
     return "python -m proofs_check" if invoked in ("", "__main__.py", "-c") or invoked.endswith(".py") else invoked
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr (naming the program and pointing to
+    ``--help``), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def jobs_count(text: str) -> int:
+    """``--jobs``: a whole number of worker processes >= 1 (argparse's ArgumentTypeError otherwise)."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of worker processes >= 1, got {text!r}")
+    return jobs
+
+
+def timeout_seconds(text: str) -> float:
+    """``--timeout``: a finite number of seconds > 0 (argparse's ArgumentTypeError for inf, nan, 0, negative)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds > 0, got {text!r}")
+    return seconds
+
+
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of the ``proofs_check`` command."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=prog or program_name(),
         description="Check the claims of the built-in papers, or of the papers defined in FILE.py, and report for "
         "each whether it is proved, numerically supported, refuted, an erratum (printed form refuted, corrected "
@@ -73,17 +111,20 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--latex", metavar="FILE", help="also write the report as a standalone LaTeX document")
     parser.add_argument("--pdf", metavar="FILE", help="also compile that document to FILE (.pdf) with pdflatex")
     parser.add_argument(
-        "--jobs", type=int, default=default_jobs(), metavar="N", help="worker processes (default: all cores)"
+        "--jobs", type=jobs_count, default=default_jobs(), metavar="N", help="worker processes (default: all cores)"
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=timeout_seconds,
         default=DEFAULT_TIMEOUT,
         metavar="S",
         help=f"seconds per claim before it is stopped as an error (default {DEFAULT_TIMEOUT:g})",
     )
     parser.add_argument(
-        "--from-json", metavar="FILE", help="report the results saved by --json FILE instead of running the checks"
+        "--from-json",
+        metavar="FILE",
+        help="report the results saved by --json FILE instead of running the checks (its claims must be registered: "
+        "built-in, installed, or in the FILE.py given)",
     )
     exclusive = parser.add_mutually_exclusive_group()
     exclusive.add_argument("--json", metavar="FILE", help="also write a JSON report to FILE ('-': stdout)")
@@ -149,6 +190,15 @@ def format_conservation(table: Sequence[dict]) -> str:
     return "\n".join(rows)
 
 
+def _write(option: str, path: str, text: str) -> None:
+    """Write ``text`` to ``path``; a failure that the up-front check could not foresee (a full disk, a path removed
+    meanwhile) is a ValueError naming ``option``, not a traceback."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"{option} {path!r}: cannot be written ({exc.strerror or exc})") from exc
+
+
 def write_json(
     records: Sequence[Record],
     destination: str,
@@ -163,7 +213,7 @@ def write_json(
     if destination == "-":
         sys.stdout.write(text)
     else:
-        Path(destination).write_text(text, encoding="utf-8")
+        _write("--json", destination, text)
 
 
 def write_documents(
@@ -181,7 +231,7 @@ def write_documents(
     uncited = not (args.paper or args.files or args.from_json)
     tex = document(records, papers, models, include_uncited=uncited, control=results)
     if args.latex is not None:
-        Path(args.latex).write_text(tex, encoding="utf-8")
+        _write("--latex", args.latex, tex)
     if args.pdf is None:
         return 0
     try:
@@ -189,24 +239,12 @@ def write_documents(
     except (PdflatexMissing, LatexError, ValueError) as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return TEX_FAILED
+    except OSError as exc:  # the copy to --pdf, after the up-front check passed (a full disk, a removed directory)
+        raise ValueError(f"--pdf {args.pdf!r}: cannot be written ({exc.strerror or exc})") from exc
     if result.overfull:
         print(f"{prog}: warning: {len(result.overfull)} overfull box(es) in the PDF", file=sys.stderr)
     print(f"wrote {result.pdf} ({result.pages} pages)", file=sys.stderr)
     return 0
-
-
-def _saved(path: str) -> tuple[list[Record], list[PaperInfo], list[control.ControlResult] | None]:
-    """Records, paper metadata and the self-test's results (None if the report has none) of a JSON report written
-    by ``--json``; ValueError if it is not one."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        records = [Record.from_json(c) for c in data["claims"]]
-        papers = [PaperInfo.from_json(p) for p in data["papers"]]
-        saved = data.get("control")
-        results = None if saved is None else [control.ControlResult.from_json(c) for c in saved["claims"]]
-        return records, papers, results
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"--from-json {path!r}: not a readable JSON report of proofs_check ({exc})") from exc
 
 
 def run_control(jobs: int, timeout: float) -> list[control.ControlResult]:
@@ -220,15 +258,31 @@ def run_control(jobs: int, timeout: float) -> list[control.ControlResult]:
     return control.judge_records(records)
 
 
-def _load(args: argparse.Namespace, registry: Registry | None) -> tuple[Registry, list[Claim]]:
+def _load(args: argparse.Namespace, registry: Registry | None, every: bool = False) -> tuple[Registry, list[Claim]]:
+    """The registry (FILE.py's papers, else ``registry``, else the built-in and installed papers: those of
+    ``--paper`` only, unless ``every``) and the claims ``--paper`` / ``--claim`` select."""
     from proofs_check.papers import load_file, load_papers
 
     papers = list(dict.fromkeys(args.paper)) if args.paper else None
     if args.files:
         registry = Registry(p for path in args.files for p in load_file(path))
     elif registry is None:
-        registry = load_papers(papers)
+        registry = load_papers(None if every else papers)
     return registry, select_claims(registry, papers, args.claim)
+
+
+def _from_json(
+    args: argparse.Namespace, registry: Registry | None
+) -> tuple[list[Record], list[PaperInfo], dict, list[control.ControlResult] | None]:
+    """The records, papers, models and self-test of the saved report ``--from-json``: validated, bound to the
+    registered claims (every registered paper, so that a saved claim of a paper ``--paper`` leaves out is still
+    known) and restricted to those ``--paper`` / ``--claim`` select (:mod:`proofs_check.saved`)."""
+    from proofs_check.saved import bind, load_report
+
+    report = load_report(args.from_json)  # before loading any paper: a bad file is refused at once
+    registry, claims = _load(args, registry, every=True)
+    records, papers, results = bind(report, registry, claims, args.from_json)
+    return records, papers, _models(registry, [p.key for p in papers]), results
 
 
 def _models(registry: Registry, keys: Sequence[str]) -> dict:
@@ -237,13 +291,13 @@ def _models(registry: Registry, keys: Sequence[str]) -> dict:
 
 
 def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
-    if args.jobs < 1 or not args.timeout > 0:
-        raise ValueError("--jobs must be >= 1 and --timeout > 0")
     check_destinations(json_path=args.json, latex_path=args.latex, pdf_path=args.pdf)
     results: list[control.ControlResult] | None
     if args.from_json:
-        records, papers, results = _saved(args.from_json)
-        models = {}
+        try:
+            records, papers, models, results = _from_json(args, registry)
+        except (OSError, SyntaxError, ImportError) as exc:
+            raise ValueError(str(exc)) from exc
     else:
         try:
             registry, claims = _load(args, registry)

@@ -33,7 +33,7 @@ def save_timings(records: Sequence[Record]) -> None:
     merged = {**load_timings(), **{r.claim.id: round(r.seconds, 3) for r in records}}
     path = timings_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # shared with the disk cache, kept private
         temporary = path.with_suffix(f".{os.getpid()}.tmp")
         temporary.write_text(json.dumps(merged, sort_keys=True), encoding="utf-8")
         temporary.replace(path)  # atomic, so concurrent runs never read a half-written file
@@ -42,7 +42,8 @@ def save_timings(records: Sequence[Record]) -> None:
 
 
 def check_destination(option: str, path: str, suffix: str | None = None) -> None:
-    """ValueError naming ``option`` and ``path`` unless a file can be written at ``path`` (and ends in ``suffix``)."""
+    """ValueError naming ``option`` and ``path`` unless a file can be written at ``path`` (and ends in ``suffix``):
+    the path is opened for writing to find out (:func:`_open_problem`)."""
     target = Path(path)
     if suffix is not None and target.suffix != suffix:
         raise ValueError(f"{option} {path!r}: the file name must end in {suffix}")
@@ -56,9 +57,29 @@ def check_destination(option: str, path: str, suffix: str | None = None) -> None
             break
     if not parent.is_dir():
         raise ValueError(f"{option} {path!r}: the directory {str(parent)!r} does not exist")
-    writable = os.access(target, os.W_OK) if target.exists() else os.access(parent, os.W_OK | os.X_OK)
-    if not writable:
-        raise ValueError(f"{option} {path!r}: not writable")
+    problem = _open_problem(target)
+    if problem:
+        raise ValueError(f"{option} {path!r}: not writable ({problem})")
+
+
+def _open_problem(target: Path) -> str:
+    """Why ``target`` cannot be written, or "": tried, not inferred from the permission bits (which root bypasses,
+    while a file such as ``/proc/version`` opens for writing and then fails every write, even root's). An existing
+    file is opened to append, without blocking (a FIFO nobody reads is refused), and written zero bytes, which
+    changes nothing; a new one is created and removed."""
+    existed = target.exists()
+    flags = os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK if existed else os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    try:
+        descriptor = os.open(target, flags, 0o644)
+        try:
+            os.write(descriptor, b"")
+        finally:
+            os.close(descriptor)
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    if not existed:
+        target.unlink()
+    return ""
 
 
 def check_destinations(json_path: str | None, latex_path: str | None, pdf_path: str | None) -> None:

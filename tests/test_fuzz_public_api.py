@@ -28,18 +28,31 @@ Within-budget draws stay cheap (small widths, few times, small step budgets) and
 default budgets by orders of magnitude, so that a slow answer is a hang and not a legitimately long run. The
 default run draws :data:`DEFAULT_EXAMPLES` cases (under a minute); the ``slow`` run :data:`SLOW_EXAMPLES`
 (≥ 4,000) and prints the counts per class; ``benchmarks/fuzz_public_api.py`` prints them for any number.
+
+A second surface, *CLI files* (:func:`cli_file_cases`, issue 27), feeds saved reports to ``main(["--from-json",
+...])`` in-process: truncated, deeply nested, huge or non-finite numbers, unknown ids, wrong types, lone
+surrogates, oversize files and ``/dev/zero``, planted raw LaTeX, with and without ``--claim`` / ``--paper``. A bad
+file must be exit 2 with one stderr line naming the file (and the record at fault), a benign one a correct report
+(exit status, table and .tex checked against the file's own data). Default run :data:`CLI_FILES_EXAMPLES` cases,
+slow run :data:`SLOW_CLI_FILES_EXAMPLES`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import io
+import json
 import math
 import re
 import signal
+import tempfile
 import warnings
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -932,6 +945,287 @@ ALL_CASES = st.one_of(
 )
 
 
+# ---------------------------------------------------------------- CLI files: saved reports read by --from-json
+CLI_NAMES = ("--from-json", "--claim", "--paper")
+TOY_IDS = ("p1.a", "p1.b", "p1.r", "p2.a")
+FAILING_STATUSES = ("refuted", "error")
+REQUIRED = ("id", "paper", "status", "seconds")
+"""The fields a saved claim record cannot do without (the others default, as in reports of older versions)."""
+STRING_FIELDS = ("reference", "section", "equation", "statement", "latex", "method", "detail", "printed", "corrected")
+"""Free-text fields of a claim record: any string is admissible (the report escapes or re-renders them)."""
+TYPED_FIELDS = {
+    **dict.fromkeys(("id", "paper", "status", *STRING_FIELDS), "string"),
+    "derived": "bool",
+    "self_referential": "bool",
+    "assumptions": "strings",
+    "routes": "routes",
+    "counterexample": "witness",
+    "seconds": "seconds",
+}
+WRONG_VALUES = (1, 2.5, True, None, [], ["x"], {}, {"x": "y"}, "text", "1.5", [1])
+PLANTED_LATEX = (r"\input{/etc/passwd}", r"\write18{touch /tmp/pwned}", r"\catcode`\^^@=11 $x$ }{ \end{document}")
+ROUTE_NAMES = ("sympy-eq", "z3", "numeric-mpmath-30")
+
+
+def _admissible(kind: str, value: object) -> bool:
+    """Whether ``value`` is of the documented type of a field of ``kind`` (the spec, not the validator's code)."""
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "strings":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "routes":
+        return isinstance(value, list) and all(v in ROUTE_NAMES for v in value)
+    if kind == "witness":
+        return (
+            value is None
+            or value == {}
+            or (isinstance(value, dict) and all(isinstance(v, str) for v in value.values()))
+        )
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return number and math.isfinite(float(value)) and float(value) >= 0  # seconds
+
+
+FIELD_NAMED = ("wrong type", "missing field", "bad status", "unknown id", "wrong paper", "lone surrogate")
+"""Mutations of one claim record whose refusal must name that record (``claims[k]``)."""
+
+
+@dataclass
+class CliRun:
+    """What ``main`` did: exit code, stdout, stderr, the .tex written (or "")."""
+
+    code: int
+    out: str
+    err: str
+    tex: str
+
+
+class _CliFiles:
+    """The toy registry, its saved report and a scratch directory, made once per process."""
+
+    registry = None
+    report: dict | None = None
+    directory: Path | None = None
+
+    @classmethod
+    def ready(cls) -> tuple[object, dict, Path]:
+        if cls.registry is None:
+            from tests.proofs_check.saved_reports import saved_report, toy_registry
+
+            cls.registry, cls.report = toy_registry(), saved_report()
+            cls.directory = Path(tempfile.mkdtemp(prefix="fuzz-cli-files-"))
+        return cls.registry, copy.deepcopy(cls.report), cls.directory
+
+
+def _run_main(
+    argv: list[str], registry: object, limit: int | None, tex_path: Path | None, named: tuple[str, ...], field: str
+) -> CliRun:
+    """``main(argv)`` in-process; a refusal (exit 2) becomes the ValueError of its single stderr line, provided
+    the line names one of ``named`` (the file, or the selection at fault) and the ``field`` at fault (if given);
+    anything else that is not a one-line answer is an exception that classifies as obscure."""
+    from proofs_check import saved
+    from proofs_check.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    previous = saved.MAX_BYTES
+    if limit is not None:
+        saved.MAX_BYTES = limit
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv, registry=registry)
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else 2
+    except BaseException as error:
+        if isinstance(error, _Timeout):
+            raise
+        raise RuntimeError(f"main raised {type(error).__name__}: {error}") from error
+    finally:
+        saved.MAX_BYTES = previous
+    lines = err.getvalue().splitlines()
+    if "Traceback" in err.getvalue():
+        raise RuntimeError(f"a traceback on stderr: {lines[-1] if lines else ''}")
+    if code == 2:
+        if len(lines) != 1:
+            raise RuntimeError(f"exit 2 with {len(lines)} lines on stderr: {err.getvalue()[:200]!r}")
+        if not any(name in lines[0] for name in named):
+            raise RuntimeError(f"exit 2 naming neither the file nor the selection: {lines[0]}")
+        if field and f"{field}" not in lines[0] and "file:" not in lines[0]:
+            raise RuntimeError(f"exit 2 not naming the field {field}: {lines[0]}")
+        raise ValueError(lines[0])
+    tex = tex_path.read_text(encoding="utf-8") if tex_path is not None and tex_path.exists() else ""
+    return CliRun(code, out.getvalue(), err.getvalue(), tex)
+
+
+def _dump(data: object, token: str | None) -> bytes:
+    """``data`` as JSON; a string ``"@TOKEN@"`` in it replaced by the raw ``token`` (NaN, 1e999, a 5000-digit
+    integer: what ``json.dumps`` will not write)."""
+    text = json.dumps(data, allow_nan=True)
+    if token is not None:
+        text = text.replace('"@TOKEN@"', token)
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _cli_check(selected: list[str], data: dict, planted: bool) -> Callable[[object], str | None]:
+    """A correct report of the ``selected`` saved claims: exit 1 iff one of them is refuted or in error (the saved
+    statuses), its table lists exactly them in order, nothing on stderr, and no planted LaTeX in the .tex."""
+    statuses = {c["id"]: c["status"] for c in data["claims"]}
+    expected_code = 1 if any(statuses[i] in FAILING_STATUSES for i in selected) else 0
+
+    def check(run: object) -> str | None:
+        assert isinstance(run, CliRun)
+        if run.code != expected_code:
+            return f"exit {run.code}, expected {expected_code}"
+        rows = [line.split()[0] for line in run.out.splitlines()[2:] if line.split() and line.split()[0] in TOY_IDS]
+        if rows[: len(selected)] != selected or f"{len(selected)} claim" not in run.out:
+            return f"the table shows {rows}, expected {selected}"
+        if run.err:
+            return f"stderr not empty: {run.err[:200]!r}"
+        if planted and (not run.tex or any(p in run.tex for p in (r"\input{", r"\write18", r"\catcode"))):
+            return "planted LaTeX reached the .tex" if run.tex else "no .tex written"
+        return None
+
+    return check
+
+
+@st.composite
+def cli_file_cases(draw: st.DrawFn) -> Case:
+    """A saved report, intact or made hostile in one way, and a selection, through ``main(["--from-json", ...])``.
+
+    ``bad`` is decided from the documented format (:data:`TYPED_FIELDS`, :data:`REQUIRED`, the 32-deep and
+    size limits, registered ids), never by the validator; a benign change (planted LaTeX, unknown extra keys,
+    a deep but admissible extra value, a size within the limit, a valid selection) must give a correct report."""
+    registry, data, directory = _CliFiles.ready()
+    path, tex_path = directory / "report.json", directory / "report.tex"
+    token, raw, limit, bad = None, None, None, False
+    planted, argv_extra = False, []
+    kind = draw(
+        st.sampled_from(
+            (
+                "intact",
+                "wrong type",
+                "missing field",
+                "bad status",
+                "unknown id",
+                "unknown paper",
+                "wrong paper",
+                "unknown control",
+                "raw token",
+                "huge integer",
+                "nested extra",
+                "truncated",
+                "planted latex",
+                "size",
+                "duplicate",
+                "lone surrogate",
+                "not an object",
+                "unknown route",
+                "stream",
+            )
+        )
+    )
+    k = draw(st.integers(0, len(data["claims"]) - 1))
+    record = data["claims"][k]
+    if kind == "wrong type":
+        key = draw(st.sampled_from(sorted(TYPED_FIELDS)))
+        value = draw(st.sampled_from(WRONG_VALUES))
+        record[key] = value
+        bad = not _admissible(TYPED_FIELDS[key], value) or key in ("id", "paper", "status")
+        # an admissible id/paper/status would still have to be the registered one: "text" never is
+    elif kind == "missing field":
+        key = draw(st.sampled_from(sorted(TYPED_FIELDS)))
+        record.pop(key)
+        bad = key in REQUIRED
+    elif kind == "bad status":
+        record["status"] = draw(st.sampled_from(("PROVED", "maybe", "", "proved ", "erratum?")))
+        bad = True
+    elif kind == "unknown id":
+        record["id"] = draw(st.sampled_from(("p1.zz", "p3.a", "", "p1.a ", "P1.A", "control.eq.flow_sign")))
+        bad = True
+    elif kind == "unknown paper":
+        data["papers"][draw(st.integers(0, len(data["papers"]) - 1))]["key"] = draw(st.sampled_from(("p3", "", "P1")))
+        bad = True
+    elif kind == "wrong paper":
+        record["paper"] = "p2" if record["paper"] == "p1" else "p1"
+        bad = True
+    elif kind == "unknown control":
+        data["control"]["claims"][draw(st.integers(0, 5))]["id"] = draw(st.sampled_from(("control.x", "p1.a")))
+        bad = True
+    elif kind == "raw token":
+        token = draw(st.sampled_from(("NaN", "Infinity", "-Infinity", "1e999", "-1", "1e308", "0", "2.5e-300")))
+        where = draw(st.sampled_from(("seconds", "versions")))
+        if where == "seconds":
+            record["seconds"] = "@TOKEN@"
+            bad = token in ("NaN", "Infinity", "-Infinity", "1e999", "-1")
+        else:
+            data["versions"]["python"] = "@TOKEN@"  # a field the report does not use: any JSON number will do
+    elif kind == "huge integer":
+        digits = draw(st.sampled_from((1, 300, 308, 309, 310, 400, 4300, 4301, 20000)))
+        token = "1" + "0" * (digits - 1)
+        record["seconds"] = "@TOKEN@"
+        bad = digits > 309  # 10**308 is a float, 10**309 beyond (an infinity); over 4300 digits not even parsed
+    elif kind == "nested extra":
+        depth = draw(st.one_of(st.integers(1, 40), st.sampled_from((31, 32, 1000, 100_000))))
+        data["extra"] = "@TOKEN@"
+        token = "[" * depth + "]" * depth
+        bad = 1 + depth > 32  # the top-level object is one level
+    elif kind == "truncated":
+        raw = _dump(data, None)
+        raw = raw[: draw(st.integers(0, len(raw) - 2))]
+        bad = True
+    elif kind == "planted latex":
+        latex = draw(st.sampled_from(PLANTED_LATEX))
+        for chosen in draw(st.lists(st.sampled_from(STRING_FIELDS), min_size=1, max_size=4)):
+            record[chosen] = latex
+        data["papers"][0]["title"] = latex
+        data["control"]["claims"][0]["latex"] = latex
+        planted = True
+    elif kind == "size":
+        size = len(_dump(data, None))
+        limit = draw(st.integers(size - 3, size + 3))
+        bad = size > limit
+    elif kind == "duplicate":
+        data["claims"].append(copy.deepcopy(record))
+        bad = True
+    elif kind == "lone surrogate":
+        record[draw(st.sampled_from(STRING_FIELDS))] = "x\ud800y"
+        bad = True
+    elif kind == "not an object":
+        raw = draw(st.sampled_from((b"", b"[]", b"null", b"42", b'"report"', b"\xff\xfe", b"{", b"NaN")))
+        bad = True
+    elif kind == "unknown route":
+        record["routes"] = [draw(st.sampled_from(("oracle", "Z3", "")))]
+        bad = True
+    elif kind == "stream":
+        limit = 1 << 16
+        bad = True
+    selection = draw(
+        st.sampled_from(((), ("--claim", "p1"), ("--claim", "p1.r"), ("--paper", "p2"), ("--claim", "p3")))
+    )
+    if selection == ("--claim", "p3"):
+        bad = True  # no claim id starts with it
+    selected = [c["id"] for c in data["claims"] if c.get("id") in TOY_IDS]
+    if selection:
+        prefix = selection[1] + ("." if selection[0] == "--paper" else "")
+        selected = [i for i in selected if i.startswith(prefix)]
+    if planted:
+        argv_extra = ["--latex", str(tex_path)]
+    source = "/dev/zero" if kind == "stream" else str(path)
+
+    def call() -> CliRun:
+        if kind != "stream":
+            path.write_bytes(raw if raw is not None else _dump(data, token))
+        tex_path.unlink(missing_ok=True)
+        named = (f"--from-json {source!r}", *(repr(v) for v in selection[1:]))
+        # a bad selection may be refused first (the file's structure is checked before, its ids after it)
+        field = f"claims[{k}]" if kind in FIELD_NAMED and selection != ("--claim", "p3") else ""
+        return _run_main(["--from-json", source, *selection, *argv_extra], registry, limit, tex_path, named, field)
+
+    check = _cli_check(selected, data, planted) if not bad else (lambda run: None)
+    names = (*CLI_NAMES, *selection[1:])
+    return Case("cli --from-json", call, names, f"{kind} (record {k}) {' '.join(selection)}", bad, not bad, check)
+
+
 # ---------------------------------------------------------------- the run
 @dataclass
 class FuzzReport:
@@ -983,6 +1277,19 @@ def run_fuzz(examples: int) -> FuzzReport:
     return report
 
 
+def run_cli_files_fuzz(examples: int) -> FuzzReport:
+    """Classify ``examples`` drawn hostile or benign saved reports read by ``--from-json``."""
+    report = FuzzReport()
+
+    @settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(case=cli_file_cases())
+    def fuzz(case: Case) -> None:
+        report.add(case, *classify(case))
+
+    fuzz()
+    return report
+
+
 def test_agf_all_zero_data_is_refused() -> None:
     """The reproducer of a bare ZeroDivisionError from inside AGF that this fuzz found (all-zero data)."""
     outcome, detail = classify(
@@ -1026,3 +1333,32 @@ def test_fuzz_public_api_large() -> None:
     print(report.summary())
     assert sum(report.counts.values()) >= 4000
     assert not report.unexpected(), report.summary()
+
+
+CLI_FILES_EXAMPLES = 60
+SLOW_CLI_FILES_EXAMPLES = 3000
+
+
+def test_fuzz_cli_files() -> None:
+    report = run_cli_files_fuzz(CLI_FILES_EXAMPLES)
+    print(report.summary())
+    assert not report.unexpected(), report.summary()
+
+
+@pytest.mark.slow
+def test_fuzz_cli_files_large() -> None:
+    report = run_cli_files_fuzz(SLOW_CLI_FILES_EXAMPLES)
+    print(report.summary())
+    assert sum(report.counts.values()) >= SLOW_CLI_FILES_EXAMPLES
+    assert report.counts[CORRECT] > 0 and report.counts[CLEAR] > 0
+    assert not report.unexpected(), report.summary()
+
+
+@pytest.mark.slow
+def test_fuzz_cli_files_catches_a_lax_validator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wrong variant, seconds taken unchecked (NaN, inf, -1 accepted), is caught as silent wrong results."""
+    from proofs_check import saved
+
+    monkeypatch.setattr(saved, "_seconds", lambda data, where: 0.0)
+    report = run_cli_files_fuzz(300)
+    assert report.counts[SILENT] > 0, report.summary()

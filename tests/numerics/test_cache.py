@@ -189,3 +189,119 @@ def test_warm_process_runs_every_sympy_free_method_without_sympy(tmp_path):
     cold, warm = _fresh_process(EVERY_METHOD, tmp_path), _fresh_process(EVERY_METHOD, tmp_path)
     assert cold["sympy"] and not warm["sympy"]
     assert warm["values"] == cold["values"]
+
+
+# The trust model: entries are code run in the user's process, so only a private cache is used (issue 27).
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private cache directory of its own, an empty memory and no warning given yet; the entry
+    ``<dir>/<code key>/test-model/kind.pickle`` is the one the tests plant."""
+    base = tmp_path / "cache"
+    base.mkdir(mode=0o700)
+    monkeypatch.setenv(CACHE_ENV, str(base))
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    monkeypatch.setattr(cache, "_WARNED", set())
+    return base
+
+
+def _entry(base: Path, value: object | None = None, raw: bytes | None = None) -> Path:
+    path = base / cache.code_key() / "test-model" / "kind.pickle"
+    for directory in (path.parents[1], path.parent):
+        directory.mkdir(mode=0o700, exist_ok=True)
+    path.write_bytes(raw if raw is not None else pickle.dumps(value))
+    path.chmod(0o600)
+    return path
+
+
+def test_an_empty_variable_counts_as_unset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    monkeypatch.chdir(workdir)
+    for empty in ("", "  "):
+        monkeypatch.setenv(CACHE_ENV, empty)
+        assert cache.cache_dir() == tmp_path / "xdg" / "layerwise-linear-flows"
+    assert cache.artifact("test-model", "kind", lambda: 7) == 7
+    assert not any(workdir.iterdir())  # before, the entry went to the working directory
+    assert list((tmp_path / "xdg").rglob("kind.pickle"))
+
+
+def test_a_private_entry_is_read(fresh: Path) -> None:
+    _entry(fresh, 41)
+    assert cache.artifact("test-model", "kind", lambda: 0, int) == 41
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o770, 0o720, 0o702])
+def test_a_directory_others_may_write_is_refused(fresh: Path, mode: int) -> None:
+    path = _entry(fresh, 41)
+    path.parents[1].chmod(mode)  # the code-key directory
+    with pytest.warns(cache.CacheWarning, match=f"writable by group or others \\(mode {mode:04o}\\)"):
+        assert cache.artifact("test-model", "kind", lambda: 5, int) == 5  # built in memory, the planted 41 unread
+    assert pickle.loads(path.read_bytes()) == 41  # and nothing written there
+    assert not list(fresh.rglob("*.tmp"))
+
+
+def test_a_cache_directory_others_may_write_is_refused(fresh: Path) -> None:
+    _entry(fresh, 41)
+    fresh.chmod(0o777)
+    with pytest.warns(cache.CacheWarning, match=f"{str(fresh)!r} is writable by group or others"):
+        assert cache.artifact("test-model", "kind", lambda: 5, int) == 5
+
+
+def test_an_entry_others_may_write_is_refused(fresh: Path) -> None:
+    path = _entry(fresh, 41)
+    path.chmod(0o666)
+    with pytest.warns(cache.CacheWarning, match="kind.pickle' is writable by group or others"):
+        assert cache.artifact("test-model", "kind", lambda: 5, int) == 5
+    assert pickle.loads(path.read_bytes()) == 41
+
+
+def test_an_entry_of_another_user_is_refused(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _entry(fresh, 41)
+    me = os.getuid()
+    monkeypatch.setattr(cache.os, "getuid", lambda: me + 1)  # the files now belong to someone else
+    with pytest.warns(cache.CacheWarning, match=f"owned by uid {me}, not by the current user"):
+        assert cache.artifact("test-model", "kind", lambda: 5, int) == 5
+
+
+def test_the_warning_is_given_once(fresh: Path) -> None:
+    fresh.chmod(0o777)
+    with pytest.warns(cache.CacheWarning) as given:
+        for kind in ("k1", "k2", "k3"):
+            cache.artifact("test-model", kind, lambda: 1)
+    assert len(given) == 1
+
+
+@pytest.mark.parametrize(("raw", "planted"), [(b"garbage", None), (pickle.dumps("a string"), "a string")])
+def test_an_entry_that_is_no_artifact_is_rebuilt_and_rewritten(fresh: Path, raw: bytes, planted: object) -> None:
+    path = _entry(fresh, raw=raw)
+    assert cache.artifact("test-model", "kind", lambda: 5, int) == 5
+    assert pickle.loads(path.read_bytes()) == 5  # rewritten: the next process reads it
+    cache._MEMORY.clear()
+    assert cache.artifact("test-model", "kind", lambda: 6, int) == 5
+    if planted is not None:  # the wrong variant, no type check, would have returned the planted value forever
+        _entry(fresh, raw=raw)
+        cache._MEMORY.clear()
+        assert cache.artifact("test-model", "kind", lambda: 5) == planted
+
+
+def test_what_the_cache_creates_is_private_whatever_the_umask(
+    tmp_path: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = tmp_path / "new-cache"
+    monkeypatch.setenv(CACHE_ENV, str(base))
+    previous = os.umask(0o002)
+    try:
+        cache.artifact("test-model", "kind", lambda: 1)
+    finally:
+        os.umask(previous)
+    entry = base / cache.code_key() / "test-model" / "kind.pickle"
+    modes = [stat_mode(p) for p in (base, entry.parents[1], entry.parent, entry)]
+    assert modes == [0o700, 0o700, 0o700, 0o600]
+    assert cache.insecure(base) == "" and cache.insecure(entry) == ""
+
+
+def stat_mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777

@@ -97,7 +97,6 @@ def test_list_shows_ids_without_running(capsys: pytest.CaptureFixture[str]) -> N
     [
         (["--paper", "p3"], "unknown paper 'p3'; known papers: p1, p2"),
         (["--claim", "p1.a", "--claim", "p9"], "no claim id starts with 'p9'"),
-        (["--jobs", "0"], "--jobs must be >= 1"),
     ],
 )
 def test_bad_selection_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
@@ -106,11 +105,44 @@ def test_bad_selection_exits_2(capsys: pytest.CaptureFixture[str], argv: list[st
     assert out == "" and message in err
 
 
-def test_usage_errors_exit_2_and_name_the_program(capsys: pytest.CaptureFixture[str]) -> None:
+def argparse_refusal(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    """The one line of stderr with which the argument parser refuses ``argv`` (exit 2, nothing run)."""
     with pytest.raises(SystemExit) as excinfo:
-        main(["--bogus"], registry=GOOD)
+        main(argv, registry=GOOD)
     assert excinfo.value.code == 2
-    assert "usage: " in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1, err
+    return err
+
+
+def test_usage_errors_exit_2_and_name_the_program(capsys: pytest.CaptureFixture[str]) -> None:
+    err = argparse_refusal(capsys, ["--bogus"])
+    assert err.startswith("python -m proofs_check: error: unrecognized arguments: --bogus (see ") and "--help" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--timeout", "inf"], "argument --timeout: must be a finite number of seconds > 0, got 'inf'"),
+        (["--timeout", "nan"], "got 'nan'"),
+        (["--timeout", "-1"], "got '-1'"),
+        (["--timeout", "0"], "got '0'"),
+        (["--timeout", "1e999"], "got '1e999'"),
+        (["--timeout", "soon"], "got 'soon'"),
+        (["--jobs", "0"], "argument --jobs: must be a whole number of worker processes >= 1, got '0'"),
+        (["--jobs", "-2"], "got '-2'"),
+        (["--jobs", "1.5"], "got '1.5'"),
+    ],
+)
+def test_bad_numbers_are_refused_by_the_parser(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert message in argparse_refusal(capsys, argv)
+
+
+def test_good_numbers_are_taken() -> None:
+    args = build_parser().parse_args(["--timeout", "0.5", "--jobs", "3"])
+    assert (args.timeout, args.jobs) == (0.5, 3)
 
 
 def test_help_names_the_console_script(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -153,6 +185,56 @@ def test_bad_output_paths_exit_2_before_any_check(tmp_path: Path, capsys: pytest
         err = capsys.readouterr().err
         assert message in err and len(err.strip().splitlines()) == 1, err
     assert calls == []
+
+
+PROC = Path("/proc/version")
+
+
+@pytest.mark.skipif(not PROC.is_file(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("option", ["--json", "--latex"])
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        (str(PROC), "not writable (Input/output error)"),  # opens for writing, then fails every write, even root's
+        ("/proc/r.out", "not writable ("),  # a directory nobody may create files in
+        ("/proc/missing/r.out", "the directory '/proc/missing' does not exist"),
+        ("/proc", "is a directory"),
+    ],
+)
+def test_unwritable_outputs_exit_2_before_any_check(
+    capsys: pytest.CaptureFixture[str], option: str, path: str, message: str
+) -> None:
+    calls: list[str] = []
+    paper = Paper("p1", "t", ("A",), "v", 2026)
+    paper.claim("a", "s", where="§1", check=lambda: calls.append("a") or PROVED)
+    assert main([*ONE_JOB, option, path], registry=Registry([paper])) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"python -m proofs_check: error: {option} {path!r}: ")
+    assert message in err and len(err.splitlines()) == 1, err
+    assert calls == []
+
+
+@pytest.mark.skipif(not PROC.is_file() or os.geteuid() != 0, reason="as root on Linux")
+def test_the_permission_bits_would_not_have_caught_proc_version() -> None:
+    """The wrong variant (``os.access``, the check before) lets ``/proc/version`` through for root."""
+    assert os.access(PROC, os.W_OK)
+
+
+def test_a_fifo_nobody_reads_is_refused_without_blocking(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert main([*ONE_JOB, "--json", str(fifo)], registry=GOOD) == 2
+    assert "not writable (No such device or address)" in capsys.readouterr().err
+
+
+def test_the_check_changes_no_file(tmp_path: Path) -> None:
+    from proofs_check.output import check_destination
+
+    existing, new = tmp_path / "old.json", tmp_path / "new.json"
+    existing.write_text("kept")
+    check_destination("--json", str(existing))
+    check_destination("--json", str(new))
+    assert existing.read_text() == "kept" and not new.exists()
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only file")
@@ -206,7 +288,8 @@ def test_user_file_is_checked_alone(tmp_path: Path, capsys: pytest.CaptureFixtur
     text = tex.read_text()
     assert r"\section{My paper}" in text and "mine2026.misprint" in text and r"\emph{Corrected:}" in text
     capsys.readouterr()
-    assert main(["--from-json", str(out), "--latex", str(tmp_path / "again.tex")]) == 1
+    # the saved claims are known by the file that registers them
+    assert main([str(path), "--from-json", str(out), "--latex", str(tmp_path / "again.tex")]) == 1
     assert "mine2026.square" in capsys.readouterr().out
     assert r"\section{My paper}" in (tmp_path / "again.tex").read_text()
 

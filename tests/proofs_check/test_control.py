@@ -168,14 +168,14 @@ def test_the_control_runs_under_filters_and_from_json_judges_it_again(
         code, _, _, data = run(tmp_path, capsys, "--claim", "p1.a")
     assert code == 1 and [c["id"] for c in data["claims"]] == ["p1.a"] and len(data["control"]["claims"]) == 6
     # reported from the file: the broken self-test fails the run again, with the same message
-    assert main(["--from-json", str(tmp_path / "report.json")]) == 1
+    assert main(["--from-json", str(tmp_path / "report.json")], registry=toy_registry()) == 1
     out, err = capsys.readouterr()
     assert "error: the checker is broken" in err and "control.z3.loss_increases" in out
     # a report saved without a self-test says so, and is judged by its claims alone
     del data["control"]
     old = tmp_path / "old.json"
     old.write_text(json.dumps(data), encoding="utf-8")
-    assert main(["--from-json", str(old)]) == 0
+    assert main(["--from-json", str(old)], registry=toy_registry()) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "self-test: not in this report (it was saved without one)"
 
 
