@@ -267,13 +267,15 @@ def _trajectory_check(
 
 
 def _gd_check(model: object, params: dict, init: dict, lr: float, result: dict) -> str | None:
-    """linear_model: GD is theta_k = S + (1 - lr lam)^k (theta_0 - S) exactly (k = t / lr)."""
+    """linear_model: GD is theta_k = q theta_0 + (1 - q) S with q = (1 - lr lam)^k exactly (k = t / lr)."""
     if model.name != "linear_model":
         return None
     k = np.rint(np.asarray(result["t"]) / lr)
     shape = (-1,) + (1,) * np.ndim(init["theta"])
     S, lam = np.asarray(params["S"], dtype=float), np.asarray(params["lam"], dtype=float)
-    expected = S + (1 - lr * lam) ** k.reshape(shape) * (np.asarray(init["theta"], dtype=float) - S)
+    q = (1 - lr * lam) ** k.reshape(shape)
+    # q θ₀ + (1 − q) S, not S + q (θ₀ − S): with |S| ≫ |θ₀| the latter loses θ₀ to rounding (θ at t = 0 is θ₀)
+    expected = q * np.asarray(init["theta"], dtype=float) + (1 - q) * S
     error = _normwise_error(result["theta"], expected)
     return None if error <= 1e-10 else f"GD error {error:.3g} against the exact linear-model GD"
 
