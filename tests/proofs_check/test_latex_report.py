@@ -258,3 +258,19 @@ def test_a_user_paper_alone_compiles(tmp_path):
     assert "Loss normalisation" not in tex
     result = pdf.compile_pdf(tex, tmp_path / "user.pdf")
     assert result.pages >= 1 and result.overfull == []
+
+
+@pytest.mark.slow
+def test_the_report_from_saved_results_is_the_live_report(tmp_path):
+    """``--from-json R.json --pdf B.pdf`` prints the same report as the live ``--pdf`` that saved R.json: the two PDFs'
+    text is identical (the report is built from the registry and the saved outcomes alike)."""
+    require_pdflatex()
+    require_pdftotext()
+    saved, live, again = tmp_path / "results.json", tmp_path / "live.pdf", tmp_path / "saved.pdf"
+    selection = ["--paper", "saxe2014", "--paper", "kunin2024"]
+    assert main([*selection, "--json", str(saved), "--pdf", str(live)]) == 0
+    assert main([*selection, "--from-json", str(saved), "--pdf", str(again)]) == 0
+    live_pages, saved_pages = pdf_pages(live), pdf_pages(again)
+    assert len(live_pages) == len(saved_pages)
+    assert live_pages == saved_pages
+    assert len(live_pages) > 10 and any("kunin2024" in page or "Kunin" in page for page in live_pages)
