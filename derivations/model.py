@@ -15,6 +15,7 @@ the second unit through the sums, and it is what the vectorized numerics integra
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -25,9 +26,28 @@ import sympy as sp
 from .closed_form import ClosedForm, Unsolved
 from .proof import Proof, prove_zero
 
-__all__ = ["Instance", "Model", "Quantity", "input_coefficients", "outputs", "population_loss", "use_solver"]
+__all__ = [
+    "MAX_INSTANCE_SIZE",
+    "MOMENT_ENTRIES_PER_SYMBOL",
+    "Instance",
+    "Model",
+    "Quantity",
+    "input_coefficients",
+    "outputs",
+    "population_loss",
+    "use_solver",
+]
 
 Symbols = Mapping[str, "sp.Symbol | tuple[sp.Symbol, ...]"]
+
+MOMENT_ENTRIES_PER_SYMBOL = 16
+"""Input-moment entries ``E[x_i x_j]`` that cost about as much to build into the loss as one state symbol
+(measured: ``linear_model`` at p = 300, 9·10⁴ entries, in 9.8 s; ``linear_network`` at p = 300, 1500 state
+symbols and 25 entries, in 4.3 s)."""
+MAX_INSTANCE_SIZE = 1000
+"""Default budget of ``Model.instance`` (``Model.instance_size``): about 2 s of work on one core (measured:
+``linear_network`` at p = 100, size 500, in 0.9 s; ``two_layer_scalar`` at p = 300, size 600, in 1.0 s;
+``linear_model`` at p = 100, size 925, in 0.8 s); ``Model.instance(2000)`` hung for minutes before this budget."""
 
 
 @dataclass(frozen=True)
@@ -231,11 +251,49 @@ class Model:
         names = (*self.state_names, *self.unit_param_names, *self.shared_param_names)
         return {name: self.symbol(name) for name in names}
 
-    def instance(self, p: int) -> Instance:
-        """The explicit model at width ``p``."""
-        if not isinstance(p, int) or p < 1:
+    def instance(self, p: int, max_size: int = MAX_INSTANCE_SIZE) -> Instance:
+        """The explicit model at width ``p``.
+
+        Arguments:
+            p: the width, a positive integer.
+            max_size: the budget of :meth:`instance_size` (default :data:`MAX_INSTANCE_SIZE`), checked before any
+                symbol is built.
+
+        Returns:
+            The :class:`Instance`.
+
+        Raises:
+            ValueError: ``p`` is not a positive integer, ``max_size`` not an integer >= 1, or the instance's size is
+                beyond ``max_size`` (the message names it and the size); the errors of :class:`Instance`.
+        """
+        if isinstance(p, bool) or not isinstance(p, int) or p < 1:
             raise ValueError(f"width p must be a positive integer, got {p!r}")
+        if isinstance(max_size, bool) or not isinstance(max_size, int) or max_size < 1:
+            raise ValueError(f"max_size must be an integer >= 1, got {max_size!r}")
+        size = self.instance_size(p)
+        if size > max_size:
+            raise ValueError(
+                f"{self.name}: the instance at width p = {p} has size {size:.4g} (state and unit-parameter symbols "
+                f"+ input-moment entries / {MOMENT_ENTRIES_PER_SYMBOL}), beyond the budget max_size = {max_size}; "
+                f"pass a larger max_size (e.g. max_size={math.ceil(size)}), or a smaller width p"
+            )
         return Instance(self, p)
+
+    def instance_size(self, p: int) -> float:
+        """The size of the instance at width ``p``, known before it is built: its state and unit-parameter symbols
+        (``p`` per name) plus its input-moment entries ``E[x_i x_j]`` (``input_dim(p)^2``) divided by
+        :data:`MOMENT_ENTRIES_PER_SYMBOL`; see :data:`MAX_INSTANCE_SIZE`.
+
+        Raises:
+            ValueError: ``input_dim(p)`` is not a non-negative integer (naming ``input_dim``).
+        """
+        n_inputs = self.input_dim(p)
+        if isinstance(n_inputs, bool) or not isinstance(n_inputs, int) or n_inputs < 0:
+            raise ValueError(
+                f"{self.name}: input_dim({p}) must be a non-negative integer (the number of inputs), got {n_inputs!r}"
+            )
+        symbols = (len(self.state_names) + len(self.unit_param_names)) * p
+        return symbols + n_inputs**2 / MOMENT_ENTRIES_PER_SYMBOL
 
     @cached_property
     def unit_field(self) -> dict[sp.Symbol, sp.Expr]:
