@@ -6,7 +6,8 @@
 - ``method="taylor"`` counts its steps (heyoka's ``max_steps``).
 - ``method="mpmath"`` and ``method="scipy"`` take a number of steps set by the flow's time scale: it is estimated
   from the rate of the flow at the start (:func:`flow_rate`) times the largest time, and refused beyond
-  ``max_steps``; ``method="mpmath"`` also counts its steps while it integrates (``integrate.integrate_mpmath``).
+  ``max_steps``; ``method="mpmath"`` also counts its steps while it integrates (``integrate.integrate_mpmath``),
+  and its budget is per call: the steps of every start of the batch count against it (they run one by one).
   A Taylor step of ``mpmath.odefun`` at ``dps`` digits counts as :func:`mpmath_step_weight` steps at 30 digits,
   its cost measured to grow as the 3.5th power of the Taylor degree.
 
@@ -144,20 +145,24 @@ def check_mpmath_budget(
     dps: int = 30,
 ) -> None:
     """``BudgetError`` if the estimated Taylor steps of ``mpmath.odefun`` at ``dps`` digits to ``t_max`` (each
-    weighted by :func:`mpmath_step_weight`) exceed ``max_steps``."""
+    weighted by :func:`mpmath_step_weight`), summed over the batch of starts (they are integrated one after the
+    other), exceed ``max_steps``: the budget is per call, not per start."""
     if t_max == 0:
         return
     with mpmath.workdps(dps):
-        rate = max(flow_rate(cm, state, params, mp))
+        rates = flow_rate(cm, state, params, mp)
         degree = mpmath_degree(dps)
         tolerance = mpmath.ldexp(1, -(mpmath.mp.prec + 10))
         # the integrator works in units of each component's own scale (numerics.error_control): a state of size 1
         reach = (tolerance * mpmath.factorial(degree)) ** (mpmath.mpf(1) / degree)
-        radius = min(1, reach / rate if rate > 0 else 1) / 2  # mpmath.odefun's step: at most 1/2
-        steps = float(t_max / radius * mpmath_step_weight(dps))
-    weight = mpmath_step_weight(dps)
+        weight = mpmath_step_weight(dps)
+        # mpmath.odefun's step: at most 1/2
+        steps = float(sum(t_max / (min(1, reach / rate if rate > 0 else 1) / 2) * weight for rate in rates))
+        rate = max(rates)
+    batch = len(rates)
     unit = f"Taylor steps of mpmath.odefun (counted at 30 digits; one at dps = {dps} counts {weight:.3g})"
-    _refuse("mpmath", steps, unit, t_max, float(rate), max_steps)
+    where = f" over the batch of {batch} starts" if batch > 1 else ""
+    _refuse("mpmath", steps, unit + where, t_max, float(rate), max_steps)
 
 
 def _refuse(method: str, steps: float, unit: str, t_max: float, rate: float, max_steps: int) -> None:

@@ -6,7 +6,7 @@ checks of it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import mpmath
@@ -60,25 +60,26 @@ def integrate_mpmath(
     """``mpmath.odefun``'s Taylor method at ``dps`` digits, each component in units of its own scale
     (:func:`odefun_scaled`); object arrays of mpf, shape (T, batch, p).
 
-    Each batch element may take at most ``max_steps`` Taylor steps counted at 30 digits (``budget``): every step
-    evaluates the field ``mpmath_degree(dps)`` times, so the evaluations are counted and ``BudgetError`` is raised
-    beyond the budget.
+    The whole batch may take at most ``max_steps`` Taylor steps counted at 30 digits (the budget is per call, the
+    starts run one after the other): every step evaluates the field ``mpmath_degree(dps)`` times, so the
+    evaluations are counted over the batch and ``BudgetError`` is raised beyond the budget.
     """
     names = cm.model.state_names
     batch, width = next(iter(state.values())).shape
     out = {n: np.empty((len(t), batch, width), dtype=object) for n in names}
     allowed = int(max_steps / mpmath_step_weight(dps)) * mpmath_degree(dps)
+    calls = iter(range(allowed))  # shared by the starts: one budget per call
+    where = f" over the batch of {batch} starts" if batch > 1 else ""
     with mpmath.workdps(dps):
         for j in range(batch):
             env = {k: (to_mpf(v[j : j + 1]) if isinstance(v, np.ndarray) else mpmath.mpf(v)) for k, v in params.items()}
-            calls = iter(range(allowed))
 
-            def field(y: list, env: dict = env, calls: Iterator[int] = calls) -> list:
+            def field(y: list, env: dict = env) -> list:
                 if next(calls, None) is None:
                     raise BudgetError(
                         f"method='mpmath' took more than max_steps = {max_steps} Taylor steps of mpmath.odefun "
-                        f"(counted at 30 digits; one at dps = {dps} counts {mpmath_step_weight(dps):.3g}) before "
-                        f"t = {float(t.max()):.4g}; pass a larger max_steps, or use the closed form"
+                        f"(counted at 30 digits; one at dps = {dps} counts {mpmath_step_weight(dps):.3g}){where} "
+                        f"before t = {float(t.max()):.4g}; pass a larger max_steps, or use the closed form"
                     )
                 return list(
                     _pack(unit_rhs(cm, {**env, **_unpack(np.asarray(y, dtype=object), names, width)}, "mpmath"))

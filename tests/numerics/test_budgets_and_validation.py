@@ -149,6 +149,22 @@ def test_mpmath_steps_are_counted_and_weighted_by_dps() -> None:
     assert trajectory(MODEL, [1.0], PARAMS, INIT, method="mpmath", max_steps=40, dps=20)["a"].shape == (1, 2)
 
 
+def test_the_mpmath_budget_is_per_call_summed_over_the_batch(monkeypatch) -> None:
+    """Issue 27: four starts of t = 5 are estimated at 4 × 10 Taylor steps (steps of at most 1/2): refused at once
+    with max_steps = 20, which one start's estimate (10) passes; while integrating, the count is shared too (one
+    start takes 21 to 40 steps: 80 for the batch is too few, 160 enough) and the batch is answered start by start."""
+    batch = {k: np.stack([v] * 4) for k, v in INIT.items()}
+    with no_work(monkeypatch), pytest.raises(BudgetError, match=r"about 40 .* over the batch of 4 starts .*= 20;"):
+        trajectory(MODEL, [5.0], PARAMS, batch, method="mpmath", max_steps=20)
+    with no_work(monkeypatch), pytest.raises(AssertionError, match="work started"):
+        trajectory(MODEL, [5.0], PARAMS, INIT, method="mpmath", max_steps=20)
+    with pytest.raises(BudgetError, match=r"took more than max_steps = 80 .* over the batch of 4 starts"):
+        trajectory(MODEL, [5.0], PARAMS, batch, method="mpmath", max_steps=80)
+    one = trajectory(MODEL, [5.0], PARAMS, INIT, method="mpmath", max_steps=40)
+    four = trajectory(MODEL, [5.0], PARAMS, batch, method="mpmath", max_steps=160)
+    assert four["a"].shape == (1, 4, 2) and all(np.array_equal(four["a"][:, j], one["a"]) for j in range(4))
+
+
 def test_dps_at_its_maximum_is_answered_and_above_is_refused() -> None:
     """dps = 10 000 is answered (its first 45 digits those of dps = 50); one digit more is refused."""
     high = trajectory(MODEL, [1.0], PARAMS, INIT, dps=10_000)["a"][0, 0]
