@@ -24,6 +24,7 @@ from functools import cached_property
 import sympy as sp
 
 from .closed_form import ClosedForm, Unsolved
+from .definition import call_user, check_definition, real_expressions
 from .proof import Proof, prove_zero
 
 __all__ = [
@@ -210,6 +211,7 @@ class Model:
     matrix_params: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        check_definition(self, lambda p: None)  # the types first: the checks below iterate over the fields
         names = (*self.state_names, *self.unit_param_names, *self.shared_param_names)
         repeated = _repeated(names)
         if repeated:
@@ -219,6 +221,7 @@ class Model:
             )
         _check_symbol_names(self)
         _check_matrix_layout(self, self.matrix_states, self.matrix_params)
+        check_definition(self, lambda p: Instance(self, p))
 
     @property
     def solution(self) -> ClosedForm | Unsolved:
@@ -287,11 +290,7 @@ class Model:
         Raises:
             ValueError: ``input_dim(p)`` is not a non-negative integer (naming ``input_dim``).
         """
-        n_inputs = self.input_dim(p)
-        if isinstance(n_inputs, bool) or not isinstance(n_inputs, int) or n_inputs < 0:
-            raise ValueError(
-                f"{self.name}: input_dim({p}) must be a non-negative integer (the number of inputs), got {n_inputs!r}"
-            )
+        n_inputs = _input_count(self, p)
         symbols = (len(self.state_names) + len(self.unit_param_names)) * p
         return symbols + n_inputs**2 / MOMENT_ENTRIES_PER_SYMBOL
 
@@ -346,6 +345,16 @@ class Model:
     def verify_unit_conserved(self, expr: sp.Expr) -> Proof:
         """Prove that a one-unit quantity has zero time derivative along the flow."""
         return prove_zero(self.unit_time_derivative(expr))
+
+
+def _input_count(model: Model, p: int) -> int:
+    """``model.input_dim(p)``; ``ValueError`` naming ``input_dim`` unless it is a non-negative integer."""
+    n_inputs = call_user(model.name, "input_dim", model.input_dim, p)
+    if isinstance(n_inputs, bool) or not isinstance(n_inputs, int) or n_inputs < 0:
+        raise ValueError(
+            f"{model.name}: input_dim({p}) must be a non-negative integer (the number of inputs), got {n_inputs!r}"
+        )
+    return int(n_inputs)
 
 
 def _repeated(names: tuple[str, ...]) -> list[str]:
@@ -407,11 +416,17 @@ def _check_matrix_layout(
             raise ValueError(f"{model}: matrix name {matrix!r} is also a state or parameter name, or declared twice")
         taken.add(matrix)
     for matrix, rows in matrix_states.items():
-        if not rows or any(r not in states for r in rows) or _repeated(tuple(rows)):
+        if (
+            not isinstance(rows, (tuple, list))
+            or not rows
+            or any(r not in states for r in rows)
+            or _repeated(tuple(rows))
+        ):
             raise ValueError(f"{model}: matrix_states[{matrix!r}] must be distinct state names, got {rows!r}")
     owner: dict[str, str] = {}
     for matrix, entries in matrix_params.items():
-        width = len(entries[0]) if entries else 0
+        rows_ok = isinstance(entries, (tuple, list)) and all(isinstance(row, (tuple, list)) for row in entries)
+        width = len(entries[0]) if rows_ok and entries else 0
         if width == 0 or any(len(row) != width for row in entries):
             raise ValueError(f"{model}: matrix_params[{matrix!r}] must be nonempty rows of one length, got {entries!r}")
         positions: dict[str, list[tuple[int, int]]] = {}
@@ -448,13 +463,15 @@ class Instance:
         }
         shared = {n: model.symbol(n) for n in model.shared_param_names}
         self.sym: dict[str, sp.Symbol | tuple[sp.Symbol, ...]] = {**self.state, **unit_params, **shared}
-        self.inputs = tuple(sp.Symbol(f"{INPUT_NAME}_{i + 1}", real=True) for i in range(model.input_dim(p)))
-        self.network = model.network(self.sym, self.inputs)
-        self.target = model.target(self.sym, self.inputs)
+        self.inputs = tuple(sp.Symbol(f"{INPUT_NAME}_{i + 1}", real=True) for i in range(_input_count(model, p)))
+        self.network = call_user(model.name, "network", model.network, self.sym, self.inputs)
+        self.target = call_user(model.name, "target", model.target, self.sym, self.inputs)
+        real_expressions(model.name, "network", self.network)
+        real_expressions(model.name, "target", self.target)
         if len(self.outputs) != len(outputs(self.target)):
             raise ValueError(f"{model.name}: network and target have different numbers of outputs")
         self.loss = sum(
-            population_loss(f, g, self.inputs, lambda i, j: model.moment(self.sym, i, j), model.name + where)
+            population_loss(f, g, self.inputs, lambda i, j: self._moment(i, j), model.name + where)
             for where, f, g in zip(
                 [f" (output {k + 1})" if len(self.outputs) > 1 else "" for k in range(len(self.outputs))],
                 self.outputs,
@@ -463,7 +480,13 @@ class Instance:
             )
         )
         if model.regularizer is not None:
-            self.loss += model.regularizer(self.sym)
+            penalty = call_user(model.name, "regularizer", model.regularizer, self.sym)
+            self.loss += real_expressions(model.name, "regularizer", penalty)[0]
+
+    def _moment(self, i: int, j: int) -> sp.Expr:
+        """``E[x_i x_j]`` from the model's ``moment`` (a failure inside it names the field)."""
+        value = call_user(self.model.name, "moment", self.model.moment, self.sym, i, j)
+        return real_expressions(self.model.name, "moment", value)[0]
 
     @property
     def outputs(self) -> tuple[sp.Expr, ...]:
