@@ -345,7 +345,7 @@ def count_cost(dimension: int, n_fields: int) -> int:
     return dimension**3 + n_fields * dimension**2
 
 
-def _check_count_cost(dimension: int, n_fields: int | None, max_cost: int, what: str) -> None:
+def _check_count_cost(dimension: int, n_fields: int | None, max_cost: int, what: str, budget: str = "max_cost") -> None:
     """``ValueError`` naming ``max_cost``, the estimate and how to raise it, if the count is beyond the budget
     (``n_fields`` None: before the fields are known, the lower bound of one field)."""
     cost = count_cost(dimension, n_fields or 1)
@@ -354,13 +354,13 @@ def _check_count_cost(dimension: int, n_fields: int | None, max_cost: int, what:
         raise ValueError(
             f"counting the conservation laws of {what} ({fields} in D = {dimension} variables) costs "
             f"{'at least ' if n_fields is None else ''}{cost:.3g} (D^3 + fields·D^2), beyond the "
-            f"budget max_cost = {max_cost}; pass a larger max_cost (e.g. max_cost={cost}), or a smaller width"
+            f"budget {budget} = {max_cost}; pass a larger {budget} (e.g. {budget}={cost}), or a smaller width"
         )
 
 
-def _checked_max_cost(max_cost: object) -> int:
+def _checked_max_cost(max_cost: object, name: str = "max_cost") -> int:
     if isinstance(max_cost, bool) or not isinstance(max_cost, int) or max_cost < 1:
-        raise ValueError(f"max_cost must be an integer >= 1, got {max_cost!r}")
+        raise ValueError(f"{name} must be an integer >= 1, got {max_cost!r}")
     return max_cost
 
 
@@ -651,7 +651,12 @@ def _arguments(model: Model | str, p: object, loss: object) -> Model:
 
 
 def conserved_quantities(
-    model: Model | str, degree: int = 2, p: int = 2, loss: str = "given", max_cost: int = MAX_COST
+    model: Model | str,
+    degree: int = 2,
+    p: int = 2,
+    loss: str = "given",
+    max_cost: int = MAX_COST,
+    max_count_cost: int = MAX_COUNT_COST,
 ) -> list[ConservedLaw]:
     r"""Independent polynomial conservation laws of ``model.instance(p)`` up to ``degree`` (Marcotte et al. 2023,
     polynomial ansatz; tooling-notes §2, step 3): first the laws of every loss (fields
@@ -659,11 +664,21 @@ def conserved_quantities(
     proved exactly along the model's flow (``Instance.verify_conserved``) and flagged ``all_losses``.
 
     ``degree`` >= 1, ``1 <= p <=`` :data:`MAX_WIDTH`; each degree's ansatz is checked against the budget
-    ``max_cost`` (:data:`MAX_COST`) before its nullspace is computed (``ValueError`` naming ``max_cost``)."""
+    ``max_cost`` (:data:`MAX_COST`) before its nullspace is computed (``ValueError`` naming ``max_cost``), and the
+    counts of laws that bound the search against ``max_count_cost`` (:func:`count_cost`, default
+    :data:`MAX_COUNT_COST`) before the fields are evaluated (``ValueError`` naming ``max_count_cost``)."""
     model = _arguments(model, p, loss)
     if isinstance(degree, bool) or not isinstance(degree, int) or degree < 1:
         raise ValueError(f"degree must be an integer >= 1, got {degree!r}")
-    return list(_model_laws(model, degree, p, loss, _checked_max_cost(max_cost)))
+    max_cost = _checked_max_cost(max_cost)
+    max_count_cost = _checked_max_cost(max_count_cost, "max_count_cost")
+    # the search stops at the count of laws: its budget first, from D alone, then with the fields
+    what = f"{model.name} at p = {p}"
+    _check_count_cost(len(model.state_names) * p, None, max_count_cost, what, "max_count_cost")
+    for kind in ("all", "given") if model.regularizer is None else ("given",):
+        fields, variables = _model_fields(model, p, kind)
+        _check_count_cost(len(variables), len(fields), max_count_cost, what, "max_count_cost")
+    return list(_model_laws(model, degree, p, loss, max_cost))
 
 
 # ---------------------------------------------------------------- summary table

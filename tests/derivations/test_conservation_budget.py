@@ -71,3 +71,27 @@ def test_the_reparametrization_count_has_the_budget_too(monkeypatch) -> None:
 def test_a_bad_budget_is_refused_naming_it(max_cost) -> None:
     with pytest.raises(ValueError, match=r"max_cost must be an integer >= 1"):
         conservation.count_conservation_laws("two_layer_scalar", 2, max_cost=max_cost)
+
+
+def test_the_search_for_laws_checks_the_count_budget_first(no_work, monkeypatch) -> None:
+    """``conserved_quantities`` counts the laws it searches for: beyond ``max_count_cost`` it is refused before
+    the instance is built (single_neuron at p = 40), naming that budget, not the ansatz's ``max_cost``."""
+    monkeypatch.setattr(conservation, "_model_laws", _fail)
+    with pytest.raises(ValueError, match=r"costs at least 1\.74e\+06 .*max_count_cost = 1000000; pass a larger"):
+        conservation.conserved_quantities("single_neuron", 1, p=40)
+    with pytest.raises(ValueError, match=r"max_count_cost must be an integer >= 1"):
+        conservation.conserved_quantities("single_neuron", 1, p=2, max_count_cost=0)
+
+
+def test_laws_within_the_count_budget_are_still_found(monkeypatch) -> None:
+    """diagonal_linear_network at p = 2 (D = 4; 2 fields for every loss: 96): found with the budget 96, as with
+    the default; with 90 refused after the fields are built (the first check, 4^3 + 4^2 = 80, passes), before the
+    search."""
+    found = conservation.conserved_quantities("diagonal_linear_network", 2, p=2, max_count_cost=96)
+    assert [law.expr for law in found] == [
+        law.expr for law in conservation.conserved_quantities("diagonal_linear_network", 2, p=2)
+    ]
+    assert found
+    monkeypatch.setattr(conservation, "_model_laws", _fail)
+    with pytest.raises(ValueError, match=r"\(2 fields in D = 4 variables\) costs 96 .*max_count_cost = 90"):
+        conservation.conserved_quantities("diagonal_linear_network", 2, p=2, max_count_cost=90)
