@@ -55,11 +55,13 @@ _QQElement: TypeAlias = Any
 domain elements no static type), or an ``int`` that starts a sum or product of them."""
 
 __all__ = [
+    "MAX_COUNT_COST",
     "ConservedLaw",
     "UnsupportedModelError",
     "conservation_table",
     "conserved_quantities",
     "count_conservation_laws",
+    "count_cost",
     "count_laws_for_reparametrization",
     "flow_fields",
     "independent",
@@ -80,6 +82,13 @@ MAX_COST = 3 * 10**4
 with the parameters. Measured: ``diagonal_linear_network`` at p = 4 (8 parameters), degree 3: 4.2·10⁴ in 0.1 s,
 degree 4: 8.4·10⁴, more than 90 s; ``linear_network`` (12 parameters) at p = 1, degree 2: 8.2·10⁴, more than
 90 s."""
+MAX_COUNT_COST = 10**6
+"""Default budget of :func:`count_conservation_laws` and :func:`count_laws_for_reparametrization`, checked before
+the fields are evaluated: :math:`D^3 + F D^2` for ``D`` state variables and ``F`` fields (the rank of up to ``D``
+vectors of length ``D`` at each sampled point, and the ``F`` fields' Jacobians). Measured (one core, seconds per
+unit of cost): ``linear_network`` 2.5·10⁻⁶ (p = 20, D = 100: 1.1·10⁶ in 2.7 s; p = 24: 1.8·10⁶ in 4–14 s),
+``single_neuron`` 1.3·10⁻⁶ (p = 40: 2.9·10⁶ in 3.8 s), ``diagonal_linear_network`` 0.9·10⁻⁶, ``two_layer_scalar``
+0.3·10⁻⁶ (p = 48, D = 96: 8.9·10⁵ in 0.4 s); so the default admits about 3 s of work."""
 
 
 class UnsupportedModelError(ValueError):
@@ -322,20 +331,79 @@ def _model_fields(model: Model, p: int, loss: str) -> tuple[Fields, tuple[sp.Sym
     return flow_fields(instance, loss), instance.variables
 
 
-def count_conservation_laws(model: Model | str, p: int = 2, loss: str = "all") -> int:
+def count_cost(dimension: int, n_fields: int) -> int:
+    r"""The cost estimate :math:`D^3 + F D^2` of counting the laws of ``n_fields`` fields in ``dimension`` state
+    variables (see :data:`MAX_COUNT_COST`).
+
+    Arguments:
+        dimension: ``D``, the number of state variables.
+        n_fields: ``F``, the number of fields.
+
+    Returns:
+        The estimate, in the units of ``max_cost``.
+    """
+    return dimension**3 + n_fields * dimension**2
+
+
+def _check_count_cost(dimension: int, n_fields: int | None, max_cost: int, what: str, budget: str = "max_cost") -> None:
+    """``ValueError`` naming ``max_cost``, the estimate and how to raise it, if the count is beyond the budget
+    (``n_fields`` None: before the fields are known, the lower bound of one field)."""
+    cost = count_cost(dimension, n_fields or 1)
+    if cost > max_cost:
+        fields = "at least 1 field" if n_fields is None else f"{n_fields} field{'s' if n_fields != 1 else ''}"
+        raise ValueError(
+            f"counting the conservation laws of {what} ({fields} in D = {dimension} variables) costs "
+            f"{'at least ' if n_fields is None else ''}{cost:.3g} (D^3 + fields·D^2), beyond the "
+            f"budget {budget} = {max_cost}; pass a larger {budget} (e.g. {budget}={cost}), or a smaller width"
+        )
+
+
+def _checked_max_cost(max_cost: object, name: str = "max_cost") -> int:
+    if isinstance(max_cost, bool) or not isinstance(max_cost, int) or max_cost < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {max_cost!r}")
+    return max_cost
+
+
+def count_conservation_laws(model: Model | str, p: int = 2, loss: str = "all", max_cost: int = MAX_COUNT_COST) -> int:
     r""":math:`D - \dim\mathrm{Lie}(W)(\theta)` at generic rational points (Marcotte et al. 2023; tooling-notes
     §2, step 2), for the fields of :func:`flow_fields`. For ``loss="given"`` there is one field, so the count is
     :math:`D - 1` wherever it does not vanish (the flow-box theorem); most of those laws are not polynomial.
-    ``1 <= p <=`` :data:`MAX_WIDTH`."""
-    fields, variables = _model_fields(_arguments(model, p, loss), p, loss)
+
+    Arguments:
+        model: a :class:`Model` or a registered model's name.
+        p: the width, ``1 <= p <=`` :data:`MAX_WIDTH`.
+        loss: ``"all"`` (the fields of every loss) or ``"given"`` (the model's own field).
+        max_cost: the budget of :func:`count_cost` (default :data:`MAX_COUNT_COST`), checked before the instance
+            is built (with ``D`` alone) and before the fields are evaluated (with their number).
+
+    Returns:
+        The number of independent local conservation laws.
+
+    Raises:
+        ValueError: a bad ``model``, ``p``, ``loss`` or ``max_cost``, or a count beyond ``max_cost``;
+            :class:`UnsupportedModelError` (a ``ValueError``) if the flow is not polynomial.
+    """
+    model = _arguments(model, p, loss)
+    max_cost = _checked_max_cost(max_cost)
+    what = f"{model.name} at p = {p}"
+    _check_count_cost(len(model.state_names) * p, None, max_cost, what)
+    fields, variables = _model_fields(model, p, loss)
+    _check_count_cost(len(variables), len(fields), max_cost, what)
     return _count(fields, variables)
 
 
-def count_laws_for_reparametrization(phi: Sequence[sp.Expr], variables: Sequence[sp.Symbol]) -> int:
+def count_laws_for_reparametrization(
+    phi: Sequence[sp.Expr], variables: Sequence[sp.Symbol], max_cost: int = MAX_COUNT_COST
+) -> int:
     r"""The number of independent conservation laws of :math:`\dot\theta = -\partial\varphi^\top\nabla\ell` for all
     losses ℓ, :math:`D - \dim\mathrm{Lie}(\nabla\varphi_1, …)` (e.g. :math:`r(r+1)/2` for :math:`\varphi = U_1U_2`,
-    tooling-notes §2)."""
+    tooling-notes §2).
+
+    ``max_cost`` (default :data:`MAX_COUNT_COST`) bounds :func:`count_cost` with ``D = len(variables)`` and one
+    field per entry of ``phi``, checked before the gradients are taken (``ValueError`` naming ``max_cost``)."""
     variables = tuple(variables)
+    phi = list(phi)
+    _check_count_cost(len(variables), len(phi), _checked_max_cost(max_cost), "phi")
     return _count(_gradient_fields(phi, variables), variables)
 
 
@@ -583,7 +651,12 @@ def _arguments(model: Model | str, p: object, loss: object) -> Model:
 
 
 def conserved_quantities(
-    model: Model | str, degree: int = 2, p: int = 2, loss: str = "given", max_cost: int = MAX_COST
+    model: Model | str,
+    degree: int = 2,
+    p: int = 2,
+    loss: str = "given",
+    max_cost: int = MAX_COST,
+    max_count_cost: int = MAX_COUNT_COST,
 ) -> list[ConservedLaw]:
     r"""Independent polynomial conservation laws of ``model.instance(p)`` up to ``degree`` (Marcotte et al. 2023,
     polynomial ansatz; tooling-notes §2, step 3): first the laws of every loss (fields
@@ -591,12 +664,20 @@ def conserved_quantities(
     proved exactly along the model's flow (``Instance.verify_conserved``) and flagged ``all_losses``.
 
     ``degree`` >= 1, ``1 <= p <=`` :data:`MAX_WIDTH`; each degree's ansatz is checked against the budget
-    ``max_cost`` (:data:`MAX_COST`) before its nullspace is computed (``ValueError`` naming ``max_cost``)."""
+    ``max_cost`` (:data:`MAX_COST`) before its nullspace is computed (``ValueError`` naming ``max_cost``), and the
+    counts of laws that bound the search against ``max_count_cost`` (:func:`count_cost`, default
+    :data:`MAX_COUNT_COST`) before the fields are evaluated (``ValueError`` naming ``max_count_cost``)."""
     model = _arguments(model, p, loss)
     if isinstance(degree, bool) or not isinstance(degree, int) or degree < 1:
         raise ValueError(f"degree must be an integer >= 1, got {degree!r}")
-    if isinstance(max_cost, bool) or not isinstance(max_cost, int) or max_cost < 1:
-        raise ValueError(f"max_cost must be an integer >= 1, got {max_cost!r}")
+    max_cost = _checked_max_cost(max_cost)
+    max_count_cost = _checked_max_cost(max_count_cost, "max_count_cost")
+    # the search stops at the count of laws: its budget first, from D alone, then with the fields
+    what = f"{model.name} at p = {p}"
+    _check_count_cost(len(model.state_names) * p, None, max_count_cost, what, "max_count_cost")
+    for kind in ("all", "given") if model.regularizer is None else ("given",):
+        fields, variables = _model_fields(model, p, kind)
+        _check_count_cost(len(variables), len(fields), max_count_cost, what, "max_count_cost")
     return list(_model_laws(model, degree, p, loss, max_cost))
 
 

@@ -15,6 +15,7 @@ the second unit through the sums, and it is what the vectorized numerics integra
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -23,10 +24,13 @@ from functools import cached_property
 import sympy as sp
 
 from .closed_form import ClosedForm, Unsolved
+from .definition import call_user, check_definition, real_expressions
 from .matrix_field import MatrixField
 from .proof import Proof, prove_zero
 
 __all__ = [
+    "MAX_INSTANCE_SIZE",
+    "MOMENT_ENTRIES_PER_SYMBOL",
     "DeferredQuantities",
     "Instance",
     "Model",
@@ -39,6 +43,15 @@ __all__ = [
 ]
 
 Symbols = Mapping[str, "sp.Symbol | tuple[sp.Symbol, ...]"]
+
+MOMENT_ENTRIES_PER_SYMBOL = 16
+"""Input-moment entries ``E[x_i x_j]`` that cost about as much to build into the loss as one state symbol
+(measured: ``linear_model`` at p = 300, 9·10⁴ entries, in 9.8 s; ``linear_network`` at p = 300, 1500 state
+symbols and 25 entries, in 4.3 s)."""
+MAX_INSTANCE_SIZE = 1000
+"""Default budget of ``Model.instance`` (``Model.instance_size``): about 2 s of work on one core (measured:
+``linear_network`` at p = 100, size 500, in 0.9 s; ``two_layer_scalar`` at p = 300, size 600, in 1.0 s;
+``linear_model`` at p = 100, size 925, in 0.8 s); ``Model.instance(2000)`` hung for minutes before this budget."""
 
 
 @dataclass(frozen=True)
@@ -262,6 +275,7 @@ class Model:
     matrix_field_of: Callable[[], MatrixField] | None = None
 
     def __post_init__(self) -> None:
+        check_definition(self, lambda p: None)  # the types first: the checks below iterate over the fields
         names = (*self.state_names, *self.unit_param_names, *self.shared_param_names)
         repeated = _repeated(names)
         if repeated:
@@ -271,6 +285,7 @@ class Model:
             )
         _check_symbol_names(self)
         _check_matrix_layout(self, self.matrix_states, self.matrix_params)
+        check_definition(self, lambda p: Instance(self, p))
 
     @cached_property
     def matrix_field(self) -> MatrixField | None:
@@ -333,11 +348,45 @@ class Model:
         names = (*self.state_names, *self.unit_param_names, *self.shared_param_names)
         return {name: self.symbol(name) for name in names}
 
-    def instance(self, p: int) -> Instance:
-        """The explicit model at width ``p``."""
-        if not isinstance(p, int) or p < 1:
+    def instance(self, p: int, max_size: int = MAX_INSTANCE_SIZE) -> Instance:
+        """The explicit model at width ``p``.
+
+        Arguments:
+            p: the width, a positive integer.
+            max_size: the budget of :meth:`instance_size` (default :data:`MAX_INSTANCE_SIZE`), checked before any
+                symbol is built.
+
+        Returns:
+            The :class:`Instance`.
+
+        Raises:
+            ValueError: ``p`` is not a positive integer, ``max_size`` not an integer >= 1, or the instance's size is
+                beyond ``max_size`` (the message names it and the size); the errors of :class:`Instance`.
+        """
+        if isinstance(p, bool) or not isinstance(p, int) or p < 1:
             raise ValueError(f"width p must be a positive integer, got {p!r}")
+        if isinstance(max_size, bool) or not isinstance(max_size, int) or max_size < 1:
+            raise ValueError(f"max_size must be an integer >= 1, got {max_size!r}")
+        size = self.instance_size(p)
+        if size > max_size:
+            raise ValueError(
+                f"{self.name}: the instance at width p = {p} has size {size:.4g} (state and unit-parameter symbols "
+                f"+ input-moment entries / {MOMENT_ENTRIES_PER_SYMBOL}), beyond the budget max_size = {max_size}; "
+                f"pass a larger max_size (e.g. max_size={math.ceil(size)}), or a smaller width p"
+            )
         return Instance(self, p)
+
+    def instance_size(self, p: int) -> float:
+        """The size of the instance at width ``p``, known before it is built: its state and unit-parameter symbols
+        (``p`` per name) plus its input-moment entries ``E[x_i x_j]`` (``input_dim(p)^2``) divided by
+        :data:`MOMENT_ENTRIES_PER_SYMBOL`; see :data:`MAX_INSTANCE_SIZE`.
+
+        Raises:
+            ValueError: ``input_dim(p)`` is not a non-negative integer (naming ``input_dim``).
+        """
+        n_inputs = _input_count(self, p)
+        symbols = (len(self.state_names) + len(self.unit_param_names)) * p
+        return symbols + n_inputs**2 / MOMENT_ENTRIES_PER_SYMBOL
 
     @cached_property
     def unit_field(self) -> dict[sp.Symbol, sp.Expr]:
@@ -395,6 +444,16 @@ class Model:
 def _entry_names(name: str, entries: tuple[tuple[str, ...], ...] | None) -> list[str]:
     """The quantity names a matrix quantity gives: its entries' names, or its own name for a scalar."""
     return [name] if entries is None else [n for row in entries for n in row]
+
+
+def _input_count(model: Model, p: int) -> int:
+    """``model.input_dim(p)``; ``ValueError`` naming ``input_dim`` unless it is a non-negative integer."""
+    n_inputs = call_user(model.name, "input_dim", model.input_dim, p)
+    if isinstance(n_inputs, bool) or not isinstance(n_inputs, int) or n_inputs < 0:
+        raise ValueError(
+            f"{model.name}: input_dim({p}) must be a non-negative integer (the number of inputs), got {n_inputs!r}"
+        )
+    return int(n_inputs)
 
 
 def _repeated(names: tuple[str, ...]) -> list[str]:
@@ -456,11 +515,17 @@ def _check_matrix_layout(
             raise ValueError(f"{model}: matrix name {matrix!r} is also a state or parameter name, or declared twice")
         taken.add(matrix)
     for matrix, rows in matrix_states.items():
-        if not rows or any(r not in states for r in rows) or _repeated(tuple(rows)):
+        if (
+            not isinstance(rows, (tuple, list))
+            or not rows
+            or any(r not in states for r in rows)
+            or _repeated(tuple(rows))
+        ):
             raise ValueError(f"{model}: matrix_states[{matrix!r}] must be distinct state names, got {rows!r}")
     owner: dict[str, str] = {}
     for matrix, entries in matrix_params.items():
-        width = len(entries[0]) if entries else 0
+        rows_ok = isinstance(entries, (tuple, list)) and all(isinstance(row, (tuple, list)) for row in entries)
+        width = len(entries[0]) if rows_ok and entries else 0
         if width == 0 or any(len(row) != width for row in entries):
             raise ValueError(f"{model}: matrix_params[{matrix!r}] must be nonempty rows of one length, got {entries!r}")
         positions: dict[str, list[tuple[int, int]]] = {}
@@ -513,13 +578,15 @@ class Instance:
         }
         shared = {n: model.symbol(n) for n in model.shared_param_names}
         self.sym: dict[str, sp.Symbol | tuple[sp.Symbol, ...]] = {**self.state, **unit_params, **shared}
-        self.inputs = tuple(sp.Symbol(f"{INPUT_NAME}_{i + 1}", real=True) for i in range(model.input_dim(p)))
-        self.network = model.network(self.sym, self.inputs)
-        self.target = model.target(self.sym, self.inputs)
+        self.inputs = tuple(sp.Symbol(f"{INPUT_NAME}_{i + 1}", real=True) for i in range(_input_count(model, p)))
+        self.network = call_user(model.name, "network", model.network, self.sym, self.inputs)
+        self.target = call_user(model.name, "target", model.target, self.sym, self.inputs)
+        real_expressions(model.name, "network", self.network)
+        real_expressions(model.name, "target", self.target)
         if len(self.outputs) != len(outputs(self.target)):
             raise ValueError(f"{model.name}: network and target have different numbers of outputs")
         self.loss = sum(
-            population_loss(f, g, self.inputs, lambda i, j: model.moment(self.sym, i, j), model.name + where)
+            population_loss(f, g, self.inputs, lambda i, j: self._moment(i, j), model.name + where)
             for where, f, g in zip(
                 [f" (output {k + 1})" if len(self.outputs) > 1 else "" for k in range(len(self.outputs))],
                 self.outputs,
@@ -528,7 +595,13 @@ class Instance:
             )
         )
         if model.regularizer is not None:
-            self.loss += model.regularizer(self.sym)
+            penalty = call_user(model.name, "regularizer", model.regularizer, self.sym)
+            self.loss += real_expressions(model.name, "regularizer", penalty)[0]
+
+    def _moment(self, i: int, j: int) -> sp.Expr:
+        """``E[x_i x_j]`` from the model's ``moment`` (a failure inside it names the field)."""
+        value = call_user(self.model.name, "moment", self.model.moment, self.sym, i, j)
+        return real_expressions(self.model.name, "moment", value)[0]
 
     @property
     def outputs(self) -> tuple[sp.Expr, ...]:

@@ -3,10 +3,13 @@
 - ``dps`` is at most ``max_dps`` (default :data:`MAX_DPS`).
 - ``method="gd"`` takes exactly ``t / lr`` steps: every time must be an integer multiple of ``lr`` (relative
   tolerance :data:`GD_TIME_TOLERANCE`) and the largest step count at most ``max_steps``.
-- ``method="taylor"`` counts its steps (heyoka's ``max_steps``).
+- ``method="taylor"`` estimates its steps per start before the work, like DOP853 (``t × rate /``
+  :data:`TAYLOR_STEP_RATE`, :func:`check_taylor_budget`), and counts them while it integrates (heyoka's
+  ``max_steps``).
 - ``method="mpmath"`` and ``method="scipy"`` take a number of steps set by the flow's time scale: it is estimated
   from the rate of the flow at the start (:func:`flow_rate`) times the largest time, and refused beyond
-  ``max_steps``; ``method="mpmath"`` also counts its steps while it integrates (``integrate.integrate_mpmath``).
+  ``max_steps``; ``method="mpmath"`` also counts its steps while it integrates (``integrate.integrate_mpmath``),
+  and its budget is per call: the steps of every start of the batch count against it (they run one by one).
   A Taylor step of ``mpmath.odefun`` at ``dps`` digits counts as :func:`mpmath_step_weight` steps at 30 digits,
   its cost measured to grow as the 3.5th power of the Taylor degree.
 
@@ -33,9 +36,11 @@ __all__ = [
     "GD_TIME_TOLERANCE",
     "MAX_DPS",
     "MAX_STEPS",
+    "TAYLOR_STEP_RATE",
     "BudgetError",
     "check_dop853_budget",
     "check_mpmath_budget",
+    "check_taylor_budget",
     "flow_rate",
     "gd_steps",
     "mpmath_degree",
@@ -48,6 +53,15 @@ GD_TIME_TOLERANCE = 1e-9
 DOP853_STEP_RATE = 6.0
 """DOP853's steps per unit of t × rate are estimated as 1/6 (its stability bound on the decaying modes, which
 dominate long runs); measured on the registered models: 0.05 to 6 times t × rate, the most for short runs."""
+TAYLOR_STEP_RATE = 1000.0
+"""heyoka's steps per start are estimated as t × rate / 1000: a bound of what is surely beyond the budget rather
+than a likely count. Measured on six registered models converging exponentially (t = 10³, 10⁴): 0.03 to 0.35 steps
+per unit of t × rate, so such requests are refused at once only some 30 to 300 times beyond the budget (in between,
+the count stops them); but a flow that slows down on its way (the deep chain settling like 1/t: 10⁹ × 0.23 in well
+under 10⁶ steps) or that reaches its fixed point exactly in float64 (its field then 0: ``two_layer_scalar`` from a
+small start to t = 10¹² in 272 steps) needs far fewer, and a tighter estimate (DOP853's 1/6) would refuse them.
+Requests such as t = 10¹² on a flow of rate 1 (10⁶ counted steps, 9 to 30 s, before this estimate) are refused at
+once."""
 _REFERENCE_DEGREE = 48  # mpmath.odefun's Taylor degree at 30 digits
 
 
@@ -152,20 +166,52 @@ def check_mpmath_budget(
     dps: int = 30,
 ) -> None:
     """``BudgetError`` if the estimated Taylor steps of ``mpmath.odefun`` at ``dps`` digits to ``t_max`` (each
-    weighted by :func:`mpmath_step_weight`) exceed ``max_steps``."""
+    weighted by :func:`mpmath_step_weight`), summed over the batch of starts (they are integrated one after the
+    other), exceed ``max_steps``: the budget is per call, not per start."""
     if t_max == 0:
         return
     with mpmath.workdps(dps):
-        rate = max(flow_rate(cm, state, params, mp))
+        rates = flow_rate(cm, state, params, mp)
         degree = mpmath_degree(dps)
         tolerance = mpmath.ldexp(1, -(mpmath.mp.prec + 10))
         # the integrator works in units of each component's own scale (numerics.error_control): a state of size 1
         reach = (tolerance * mpmath.factorial(degree)) ** (mpmath.mpf(1) / degree)
-        radius = min(1, reach / rate if rate > 0 else 1) / 2  # mpmath.odefun's step: at most 1/2
-        steps = float(t_max / radius * mpmath_step_weight(dps))
-    weight = mpmath_step_weight(dps)
+        weight = mpmath_step_weight(dps)
+        # mpmath.odefun's step: at most 1/2
+        steps = float(sum(t_max / (min(1, reach / rate if rate > 0 else 1) / 2) * weight for rate in rates))
+        rate = max(rates)
+    batch = len(rates)
     unit = f"Taylor steps of mpmath.odefun (counted at 30 digits; one at dps = {dps} counts {weight:.3g})"
-    _refuse("mpmath", steps, unit, t_max, float(rate), max_steps)
+    where = f" over the batch of {batch} starts" if batch > 1 else ""
+    _refuse("mpmath", steps, unit + where, t_max, float(rate), max_steps)
+
+
+def check_taylor_budget(
+    cm: CompiledModel,
+    state: Mapping[str, np.ndarray],
+    params: Mapping[str, Any],
+    t_max: float,
+    max_steps: int,
+    ctx: Arithmetic | str = fp,
+) -> None:
+    """``BudgetError`` if heyoka's estimated steps to ``t_max`` from the fastest start (``t_max × rate /``
+    :data:`TAYLOR_STEP_RATE`, the budget being per start) exceed ``max_steps``; the rate is estimated in the
+    arithmetic ``ctx`` (an mpmath one for a start beyond float64). A rate beyond float64 in float64 arithmetic, or
+    one that cannot be estimated (NaN), leaves the start to the integrator (which reports the overflow) and to the
+    counted budget."""
+    if t_max == 0:
+        return
+    rates = flow_rate(cm, state, params, ctx)
+    if not all(mpmath.isfinite(r) for r in rates):
+        return
+    with mpmath.workdps(30):
+        rate = max(rates)
+        steps = float(t_max * rate / TAYLOR_STEP_RATE)
+    batch = len(rates)
+    unit = "heyoka Taylor steps" + (
+        f" for the fastest of the batch of {batch} starts (the budget is per start)" if batch > 1 else ""
+    )
+    _refuse("taylor", steps, unit, t_max, float(rate), max_steps)
 
 
 def _refuse(method: str, steps: float, unit: str, t_max: float, rate: float, max_steps: int) -> None:

@@ -73,14 +73,16 @@ def integrate_mpmath(
     (:func:`odefun_scaled`); object arrays of mpf, shape (T, batch, p). ``work``, if given, counts each start's
     Taylor steps and field evaluations (:class:`numerics.work.Work`).
 
-    Each batch element may take at most ``max_steps`` Taylor steps counted at 30 digits (``budget``): every step
-    evaluates the field ``mpmath_degree(dps)`` times, so the evaluations are counted and ``BudgetError`` is raised
-    beyond the budget.
+    The whole batch may take at most ``max_steps`` Taylor steps counted at 30 digits (the budget is per call, the
+    starts run one after the other): every step evaluates the field ``mpmath_degree(dps)`` times, so the
+    evaluations are counted over the batch and ``BudgetError`` is raised beyond the budget.
     """
     names = cm.model.state_names
     batch, width = next(iter(state.values())).shape
     out = {n: np.empty((len(t), batch, width), dtype=object) for n in names}
     allowed = int(max_steps / mpmath_step_weight(dps)) * mpmath_degree(dps)
+    budget = iter(range(allowed))  # shared by the starts: one budget per call
+    where = f" over the batch of {batch} starts" if batch > 1 else ""
     with mpmath.workdps(dps):
         for j in range(batch):
             env = {k: (to_mpf(v[j : j + 1]) if isinstance(v, np.ndarray) else mpmath.mpf(v)) for k, v in params.items()}
@@ -90,11 +92,11 @@ def integrate_mpmath(
 
             def field(y: list, env: dict = env, calls: list[int] = calls) -> list:
                 calls[0] += 1
-                if calls[0] > allowed:
+                if next(budget, None) is None:
                     raise BudgetError(
                         f"method='mpmath' took more than max_steps = {max_steps} Taylor steps of mpmath.odefun "
-                        f"(counted at 30 digits; one at dps = {dps} counts {mpmath_step_weight(dps):.3g}) before "
-                        f"t = {float(t.max()):.4g}; pass a larger max_steps, or use the closed form"
+                        f"(counted at 30 digits; one at dps = {dps} counts {mpmath_step_weight(dps):.3g}){where} "
+                        f"before t = {float(t.max()):.4g}; pass a larger max_steps, or use the closed form"
                     )
                 return list(
                     _pack(unit_rhs(cm, {**env, **_unpack(np.asarray(y, dtype=object), names, width)}, "mpmath"))

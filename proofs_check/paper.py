@@ -406,7 +406,12 @@ class Paper:
         notation symbol, printed in the statement ``|quantity - expected| <= tolerance``); numerically supported if
         every value is within ``tolerance`` of ``expected``, refuted (with the values) otherwise; ``where``, ``eq``,
         ``derived`` as for :meth:`claim`."""
-        if not (isinstance(tolerance, (int, float)) and tolerance >= 0 and math.isfinite(tolerance)):
+        if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)):
+            raise TypeError(
+                f"experiment {self.key}.{id}: tolerance must be a finite number >= 0 (int or float), got "
+                f"{type(tolerance).__name__} {tolerance!r}"
+            )
+        if not (tolerance >= 0 and math.isfinite(tolerance)):
             raise ValueError(f"experiment {self.key}.{id}: tolerance must be a finite number >= 0, got {tolerance!r}")
         if not callable(measure):
             raise TypeError(f"experiment {self.key}.{id}: measure must be callable")

@@ -35,6 +35,13 @@ surrogates, oversize files and ``/dev/zero``, planted raw LaTeX, with and withou
 file must be exit 2 with one stderr line naming the file (and the record at fault), a benign one a correct report
 (exit status, table and .tex checked against the file's own data). Default run :data:`CLI_FILES_EXAMPLES` cases,
 slow run :data:`SLOW_CLI_FILES_EXAMPLES`.
+
+A surface of its own (issue 27), :data:`USER_MODEL_CASES`: generated user ``Model`` definitions (moments negative,
+NaN, infinite, complex, a string or not positive semidefinite; unknown domains and learning-rate keys; complex
+networks and targets; functions that raise ``KeyError``/``IndexError``/``TypeError`` or return strings or None;
+wrong field types), each built and instanced at width 2: a bad one must be a clear error naming a field (the
+``Model`` field names), a good one a real, non-negative loss; :data:`USER_MODEL_EXAMPLES` cases in the default
+run (about a second), :data:`USER_MODEL_SLOW_EXAMPLES` in the ``slow`` one.
 """
 
 from __future__ import annotations
@@ -57,10 +64,11 @@ from pathlib import Path
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from derivations import conservation, models
+from derivations import Model, Quantity, conservation, models
 from derivations.closed_form import ClosedForm
 from derivations.models.linear_network import linear_network
 from numerics import agf, reduced_trajectory, riccati_mpmath, riccati_numpy, taylor, trajectory
@@ -837,13 +845,15 @@ def reduced_cases(draw: st.DrawFn) -> Case:
 def conservation_cases(draw: st.DrawFn) -> Case:
     model = draw(st.sampled_from([*models.names(), 3, None, "no_such_model"]))
     degree = draw(st.sampled_from([1, 2, 2, 3, 0, 2.5, True]))
-    p = draw(st.sampled_from([1, 2, 2, 0, 65, "2"]))
-    loss = draw(st.sampled_from(["given", "all", "none", None]))
     counting = draw(st.booleans())
+    # p = 40 (counting only): within the budget max_cost (D^3 + fields·D^2 <= 10^6, about 3 s) for the models of one
+    # or two states, refused at once beyond (three states or more: D^3 >= 1.7·10^6), never a hang; either is right
+    p = draw(st.sampled_from([1, 2, 2, 0, 65, "2", *([40] if counting else [])]))
+    loss = draw(st.sampled_from(["given", "all", "none", None]))
     bad = (
         not isinstance(model, str)
         or model == "no_such_model"
-        or p not in (1, 2)
+        or p not in (1, 2, 40)
         or loss not in ("given", "all")
         or (not counting and degree not in (1, 2, 3))
     )
@@ -930,6 +940,112 @@ def lazy_rich_cases(draw: st.DrawFn) -> Case:
 
     names = ("lambdas", "scales", "rho0", "time", "lr", "n", "seed")
     return Case("lazy_rich_map", call, names, f"{mutation} {kwargs}", bool(mutation), False, check)
+
+
+# ---------------------------------------------------------------- user-built models (issue 27)
+MODEL_FIELDS = tuple(Model.__dataclass_fields__)
+_A, _B = sp.symbols("a b", real=True)
+_MOMENT_VALUES = (1, 2, sp.Rational(1, 3), 0, -1, -1e-300, float("nan"), float("inf"), sp.nan, sp.oo, 1 + sp.I, "1")
+_NAME_POOL = ("a", "b", "S", "mu", "c", "eta", "", "b c")
+
+
+def _user_definition(draw: st.DrawFn) -> tuple[dict, list[str]]:
+    """A model f = sum_i a_i b_i x_i (target S_i x_i, or shared S) with drawn moments, domains, learning rates and
+    callables, and the reasons it is bad (empty: a valid definition)."""
+    bad: list[str] = []
+    # about half the definitions valid: each kind of fault drawn now and then
+    diagonal = (
+        draw(st.sampled_from(_MOMENT_VALUES[:3])) if draw(st.integers(0, 5)) else draw(st.sampled_from(_MOMENT_VALUES))
+    )
+    off = draw(st.sampled_from((0, 0, 0, sp.Rational(1, 4), sp.Rational(1, 4), 3)))
+    two_inputs = draw(st.booleans())
+    if isinstance(diagonal, str):
+        bad.append("moment a string")
+    elif not (isinstance(diagonal, (int, float, sp.Rational)) and math.isfinite(float(diagonal)) and diagonal >= 0):
+        bad.append("moment not a finite real >= 0")
+    elif abs(off) > diagonal:  # the 2 x 2 moments at width 2 (or width 1 with two inputs per unit)
+        bad.append("moment not PSD")
+    definition = dict(
+        name="fuzzed",
+        title="t",
+        reference="r",
+        state_names=("a", "b"),
+        unit_param_names=("S",),
+        shared_param_names=("mu",),
+        network=lambda s, x: sum(ai * bi * xi for ai, bi, xi in zip(s["a"], s["b"], x, strict=False)),
+        target=lambda s, x: sum(si * xi for si, xi in zip(s["S"], x, strict=False)),
+        moment=lambda s, i, j: diagonal if i == j else off,
+        input_dim=(lambda p: 2 * p) if two_inputs else (lambda p: p),
+        quantities={"theta": Quantity("unit", _A * _B, "output")},
+        domains={"S": "real", "mu": "positive"},
+    )
+    domain_key, domain = (
+        draw(st.sampled_from(("S", "mu", "a", "zz"))),
+        draw(st.sampled_from(("real", "positive", "negative", "", 1))),
+    )
+    if not draw(st.integers(0, 5)):
+        definition["domains"] = {domain_key: domain}
+        if domain_key not in ("S", "mu") or domain not in ("real", "positive"):
+            bad.append("domain")
+    if not draw(st.integers(0, 5)):
+        key, rate = draw(st.sampled_from(_NAME_POOL)), draw(st.sampled_from(_NAME_POOL))
+        definition["learning_rates"] = {key: rate}
+        if key not in ("a", "b") or rate != "mu":
+            bad.append("learning rate")
+    change = draw(st.sampled_from([None] * 3 * len(_USER_CHANGES) + sorted(_USER_CHANGES)))
+    if change is not None:
+        definition.update(_USER_CHANGES[change])
+        bad.append(change)
+    return definition, bad
+
+
+_USER_CHANGES: dict[str, dict] = {
+    "complex network": {"network": lambda s, x: sp.I * s["a"][0] * s["b"][0] * x[0]},
+    "complex target": {"target": lambda s, x: 1j * s["S"][0] * x[0]},
+    "network KeyError": {"network": lambda s, x: s["w"][0] * x[0]},
+    "network IndexError": {"network": lambda s, x: s["a"][3] * x[0]},
+    "network returns a string": {"network": lambda s, x: "a*b"},
+    "network returns None": {"network": lambda s, x: None},
+    "network nonlinear": {"network": lambda s, x: s["a"][0] * x[0] ** 3},
+    "network a string": {"network": "a*b"},
+    "param_check not callable": {"param_check": 3},
+    "regularizer not callable": {"regularizer": "mu"},
+    "regularizer KeyError": {"regularizer": lambda s: s["nu"]},
+    "input_dim a float": {"input_dim": lambda p: 1.5},
+    "input_dim no argument": {"input_dim": lambda: 1},
+    "moment two arguments": {"moment": lambda s, i: 1},
+    "quantity kind": {"quantities": {"theta": Quantity("units", _A * _B)}},
+    "quantity a string": {"quantities": {"theta": Quantity("unit", "a*b")}},
+    "quantities a list": {"quantities": [1]},
+    "state_names a string": {"state_names": "ab"},
+    "state_names empty": {"state_names": ()},
+    "name not a string": {"name": 7},
+    "tags not strings": {"tags": {"flow": 1}},
+    "notes a string": {"notes": "n"},
+    "matrix_states rows a string": {"matrix_states": {"W": "a"}},
+    "matrix_params a list": {"matrix_params": [1]},
+    "repeated names": {"unit_param_names": ("S", "S")},
+}
+
+
+@st.composite
+def user_model_cases(draw: st.DrawFn) -> Case:
+    """A user's ``Model`` definition, then its instance at width 2: a bad one must be refused naming a field."""
+    definition, bad = _user_definition(draw)
+
+    def call() -> object:
+        return Model(**definition).instance(2)
+
+    def check(instance: object) -> str | None:
+        loss = instance.loss  # ½ Σ moments × (coefficients)²: real and, at real values, never negative
+        values = {s: sp.Rational(k % 5 - 2, 3) for k, s in enumerate(sorted(loss.free_symbols, key=str))}
+        value = loss.xreplace(values)
+        return None if value.is_real and value >= 0 else f"loss {value} at {values}"
+
+    return Case("Model", call, MODEL_FIELDS, ", ".join(bad) or "valid", bool(bad), not bad, check)
+
+
+USER_MODEL_CASES = user_model_cases()
 
 
 ALL_CASES = st.one_of(
@@ -1260,8 +1376,9 @@ class FuzzReport:
         return "\n".join(lines)
 
 
-def run_fuzz(examples: int) -> FuzzReport:
-    """Classify ``examples`` drawn cases (hypothesis, the loaded profile's seed policy)."""
+def run_fuzz(examples: int, cases: st.SearchStrategy[Case] | None = None) -> FuzzReport:
+    """Classify ``examples`` drawn cases of ``cases`` (default :data:`ALL_CASES`; hypothesis, the loaded profile's
+    seed policy)."""
     report = FuzzReport()
 
     @settings(
@@ -1270,7 +1387,7 @@ def run_fuzz(examples: int) -> FuzzReport:
         database=None,
         suppress_health_check=list(HealthCheck),
     )
-    @given(case=ALL_CASES)
+    @given(case=ALL_CASES if cases is None else cases)
     def fuzz(case: Case) -> None:
         report.add(case, *classify(case))
 
@@ -1326,6 +1443,36 @@ def test_a_valid_call_refused_by_its_own_budget_is_a_clear_error() -> None:
 def test_fuzz_public_api() -> None:
     report = run_fuzz(DEFAULT_EXAMPLES)
     print(report.summary())
+    assert not report.unexpected(), report.summary()
+
+
+USER_MODEL_EXAMPLES = 150
+USER_MODEL_SLOW_EXAMPLES = 3000
+
+
+def test_fuzz_user_models() -> None:
+    """Issue 27: generated user ``Model`` definitions, good and bad: every bad one a clear error at construction
+    (or when its instance is built) naming a field, every good one built with a real, non-negative loss."""
+    report = run_fuzz(USER_MODEL_EXAMPLES, USER_MODEL_CASES)
+    print(report.summary())
+    assert report.counts[CLEAR] and report.counts[CORRECT], report.summary()
+    assert not report.unexpected(), report.summary()
+
+
+def test_a_wrongly_accepted_user_model_is_caught() -> None:
+    """The user-model surface can fail: a bad definition that builds (checked here past the validation) is a
+    silent wrong, and a raw KeyError from inside is obscure."""
+    accepted = Case("Model", lambda: object(), MODEL_FIELDS, "bad but built", bad=True)
+    assert classify(accepted)[0] == SILENT
+    raw = Case("Model", lambda: {}["a"], MODEL_FIELDS, "raw KeyError", bad=True)
+    assert classify(raw)[0] == OBSCURE
+
+
+@pytest.mark.slow
+def test_fuzz_user_models_large() -> None:
+    report = run_fuzz(USER_MODEL_SLOW_EXAMPLES, USER_MODEL_CASES)
+    print(report.summary())
+    assert sum(report.counts.values()) >= USER_MODEL_SLOW_EXAMPLES
     assert not report.unexpected(), report.summary()
 
 

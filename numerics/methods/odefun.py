@@ -20,8 +20,8 @@ __all__ = ["MPMath"]
 @dataclass(frozen=True, eq=False)
 class MPMath(Method):
     """``mpmath.odefun`` at ``dps`` digits (default 30, at most ``max_dps``), within ``max_steps`` Taylor steps
-    counted at 30 digits (default ``MAX_STEPS["mpmath"]``; estimated from the flow's rate before the work and
-    counted while integrating)."""
+    counted at 30 digits for the whole call, summed over the batch of starts (default ``MAX_STEPS["mpmath"]``;
+    estimated from the flow's rate at each start before the work and counted while integrating)."""
 
     dps: int = 30
     max_steps: int | None = None

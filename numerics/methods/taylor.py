@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..arithmetic import Arithmetic, fp, mp
-from ..budget import MAX_DPS, MAX_STEPS
+from ..budget import MAX_DPS, MAX_STEPS, check_taylor_budget
+from ..compiled import compiled
 from ..model_spec import ModelSpec
 from ..taylor import integrate_taylor
 from ..validation import Inputs
@@ -20,7 +21,7 @@ __all__ = ["Taylor"]
 class Taylor(Method):
     """heyoka's Taylor integrator (``numerics.taylor``): float64 without ``dps``, long double up to its digits and
     MPFR above with it (``dps <= max_dps``); at most ``max_steps`` steps per start (default
-    ``MAX_STEPS["taylor"]``, counted)."""
+    ``MAX_STEPS["taylor"]``; estimated from the flow's rate before the work, like DOP853, and counted)."""
 
     dps: int | None = None
     max_steps: int | None = None
@@ -39,6 +40,8 @@ class Taylor(Method):
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
         budget = checked_max_steps(self.max_steps, self.default_max_steps)
+        ctx = self.arithmetic
+        check_taylor_budget(compiled(model, ctx), inputs.state, params, float(inputs.t.max()), budget, ctx)
         work = Work()
         states = integrate_taylor(model.model, inputs.state, params, inputs.t, self.dps, budget, work=work)
         return Solution(states, steps=work.nsteps)

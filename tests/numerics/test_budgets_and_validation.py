@@ -13,11 +13,12 @@ import pytest
 
 from derivations.models.linear_network import linear_network
 from numerics import linear_network as ln
-from numerics import reduced_trajectory, riccati_mpmath, riccati_numpy, trajectory
-from numerics.budget import MAX_STEPS, BudgetError, gd_steps, mpmath_step_weight
+from numerics import reduced_trajectory, riccati_mpmath, riccati_numpy, taylor, trajectory
+from numerics.budget import MAX_STEPS, TAYLOR_STEP_RATE, BudgetError, gd_steps, mpmath_step_weight
 from numerics.methods import dop853 as dop853_method
 from numerics.methods import gradient_descent as gradient_descent_method
 from numerics.methods import odefun as odefun_method
+from numerics.methods import taylor as taylor_method
 from proofs_check.papers.xu_ziyin2025.phase import width_sweep
 
 SCALAR = ("two_layer_scalar", {"S": 1.0, "Z": 1.0}, {"a": np.array([0.5, -0.2]), "b": np.array([0.3, 0.4])})
@@ -26,7 +27,8 @@ MODEL, PARAMS, INIT = SCALAR
 
 @contextlib.contextmanager
 def no_work(monkeypatch):
-    """Inside: entering the GD loop, mpmath's or DOP853's integration fails the test (a budget must refuse first)."""
+    """Inside: entering the GD loop, mpmath's, DOP853's or heyoka's integration fails the test (a budget must refuse
+    first)."""
 
     def work(*args, **kwargs):
         raise AssertionError("the work started before the budget refused it")
@@ -35,6 +37,8 @@ def no_work(monkeypatch):
         patch.setattr(gradient_descent_method, "gradient_descent", work)
         patch.setattr(odefun_method, "integrate_mpmath", work)
         patch.setattr(dop853_method, "integrate_scipy", work)
+        patch.setattr(taylor_method, "integrate_taylor", work)
+        patch.setattr(taylor, "_integrator", work)
         yield
 
 
@@ -81,7 +85,18 @@ def test_bad_arguments_are_refused_naming_them(case) -> None:
         trajectory(kwargs.pop("model"), kwargs.pop("t"), kwargs.pop("params"), kwargs.pop("init"), **kwargs)
 
 
-@pytest.mark.parametrize("options", [{"method": "gd", "lr": 0.1}, {"method": "mpmath"}, {"method": "scipy"}])
+HEYOKA = pytest.mark.skipif(not taylor.available(), reason="heyoka (the optional extra [taylor]) is not installed")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"method": "gd", "lr": 0.1},
+        {"method": "mpmath"},
+        {"method": "scipy"},
+        pytest.param({"method": "taylor"}, marks=HEYOKA),
+    ],
+)
 def test_no_work_sees_the_work_of_a_call_within_budget(options, monkeypatch) -> None:
     """The tests of refusals "at once" can fail: a call within its budget does reach the patched work."""
     with no_work(monkeypatch), pytest.raises(AssertionError, match="work started"):
@@ -129,6 +144,8 @@ def test_gd_on_the_linear_model_is_exact() -> None:
         (1e6, INIT, "mpmath"),
         (1.0, {"a": np.array([1e100, 2e100]), "b": np.array([1e100, -1e100])}, "mpmath"),
         (1e12, INIT, "scipy"),
+        pytest.param(1e12, INIT, "taylor", marks=HEYOKA),
+        pytest.param(1.0, {"a": np.array([1e10, 2e10]), "b": np.array([1e10, -1e10])}, "taylor", marks=HEYOKA),
     ],
 )
 def test_flow_budgets_refuse_at_once(t, init, method, monkeypatch) -> None:
@@ -147,6 +164,45 @@ def test_mpmath_steps_are_counted_and_weighted_by_dps() -> None:
     with pytest.raises(BudgetError, match=r"one at dps = 100 counts"):
         trajectory(MODEL, [20.0], PARAMS, INIT, method="mpmath", dps=100)
     assert trajectory(MODEL, [1.0], PARAMS, INIT, method="mpmath", max_steps=40, dps=20)["a"].shape == (1, 2)
+
+
+def test_the_mpmath_budget_is_per_call_summed_over_the_batch(monkeypatch) -> None:
+    """Issue 27: four starts of t = 5 are estimated at 4 × 10 Taylor steps (steps of at most 1/2): refused at once
+    with max_steps = 20, which one start's estimate (10) passes; while integrating, the count is shared too (one
+    start takes 21 to 40 steps: 80 for the batch is too few, 160 enough) and the batch is answered start by start."""
+    batch = {k: np.stack([v] * 4) for k, v in INIT.items()}
+    with no_work(monkeypatch), pytest.raises(BudgetError, match=r"about 40 .* over the batch of 4 starts .*= 20;"):
+        trajectory(MODEL, [5.0], PARAMS, batch, method="mpmath", max_steps=20)
+    with no_work(monkeypatch), pytest.raises(AssertionError, match="work started"):
+        trajectory(MODEL, [5.0], PARAMS, INIT, method="mpmath", max_steps=20)
+    with pytest.raises(BudgetError, match=r"took more than max_steps = 80 .* over the batch of 4 starts"):
+        trajectory(MODEL, [5.0], PARAMS, batch, method="mpmath", max_steps=80)
+    one = trajectory(MODEL, [5.0], PARAMS, INIT, method="mpmath", max_steps=40)
+    four = trajectory(MODEL, [5.0], PARAMS, batch, method="mpmath", max_steps=160)
+    assert four["a"].shape == (1, 4, 2) and all(np.array_equal(four["a"][:, j], one["a"]) for j in range(4))
+
+
+@HEYOKA
+def test_taylor_refuses_at_once_far_beyond_its_budget(monkeypatch) -> None:
+    """Issue 27: taylor counted its steps only, so t = 1e12, which DOP853's estimate refuses at once, ran 10⁶ steps
+    (9–30 s) before its refusal. Now estimated before the work (t × rate / TAYLOR_STEP_RATE, per start): t = 1e4
+    (1e4 × 1.17 / 1000 = 11.7 steps estimated, 272 counted) is refused at once by a budget of 2 and by the count
+    with 12 (the estimate passes), and integrated within the default budget, right against the closed form."""
+    assert TAYLOR_STEP_RATE == 1000.0
+    for method in ("scipy", "taylor"):
+        with no_work(monkeypatch), pytest.raises(BudgetError, match=rf"method='{method}' would need about"):
+            trajectory(MODEL, [1e12], PARAMS, INIT, method=method)
+    with no_work(monkeypatch), pytest.raises(BudgetError, match=r"would need about 11\.7 heyoka .*max_steps = 2;"):
+        trajectory(MODEL, [1e4], PARAMS, INIT, method="taylor", max_steps=2)
+    with pytest.raises(BudgetError, match=r"method='taylor' \(float64\) needs more than max_steps = 12 steps"):
+        trajectory(MODEL, [1e4], PARAMS, INIT, method="taylor", max_steps=12)
+    batch = {k: np.stack([v] * 4) for k, v in INIT.items()}
+    with no_work(monkeypatch), pytest.raises(BudgetError, match=r"about 11\.7 .*fastest of the batch of 4 starts"):
+        trajectory(MODEL, [1e4], PARAMS, batch, method="taylor", max_steps=2)
+    run = trajectory(MODEL, [1e4], PARAMS, batch, method="taylor")
+    exact = trajectory(MODEL, [1e4], PARAMS, INIT)
+    for j in range(4):
+        np.testing.assert_allclose(run["a"][:, j], exact["a"], rtol=1e-12)
 
 
 def test_dps_at_its_maximum_is_answered_and_above_is_refused() -> None:

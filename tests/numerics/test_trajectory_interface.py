@@ -197,3 +197,17 @@ def test_quantities_argument_selects_and_keeps_values():
         trajectory("layerwise_lr_linear", t, params, init, quantities=("lossy",))
     with pytest.raises(TypeError, match="quantities must be None or a sequence"):
         trajectory("layerwise_lr_linear", t, params, init, quantities="ntk")
+
+
+def test_sums_returned_with_chosen_quantities_have_the_quantity_shape() -> None:
+    """Issue 27: with ``quantities=`` the sums the closed form evaluated along its clocks were returned as (T, 1)
+    (not reproduced at this commit; kept as a regression test): they have the shape of the quantity, (T,) for one
+    start and (T, batch) for a batch, whether or not they are chosen."""
+    params, init = {"S": 1.0, "Z": 1.0}, {"a": np.array([0.5, -0.2]), "b": np.array([0.3, 0.4])}
+    batch = {k: np.stack([v, v, v]) for k, v in init.items()}
+    for start, shape in ((init, (2,)), (batch, (2, 3))):
+        full = trajectory("two_layer_scalar", [0.0, 1.0], params, start)
+        for chosen in ((), ("loss",), ("theta",)):
+            run = trajectory("two_layer_scalar", [0.0, 1.0], params, start, quantities=chosen)
+            assert run["theta"].shape == full["theta"].shape == shape
+            np.testing.assert_array_equal(run["theta"], full["theta"])

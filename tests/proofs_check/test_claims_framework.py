@@ -157,6 +157,10 @@ def test_experiment_compares_within_its_tolerance() -> None:
     assert run_check(nan).status is Status.REFUTED
     with pytest.raises(ValueError, match="tolerance"):
         paper.experiment("neg", lambda: 0.0, quantity=err, tolerance=-1.0, where="Fig. 1")
+    # issue 27: a bool is not a tolerance (True passed as 1), nor a string: a TypeError naming it
+    for wrong in (True, "0.1", None):
+        with pytest.raises(TypeError, match=r"toy2026\.wrong: tolerance must be a finite number >= 0"):
+            paper.experiment("wrong", lambda: 0.0, quantity=err, tolerance=wrong, where="Fig. 1")
 
 
 # --- bad use names the claim ----------------------------------------------------------------------------
