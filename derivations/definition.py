@@ -125,7 +125,16 @@ def _types(of: Any) -> None:
     for key, tag in _mapping(model, "tags", of.tags).items():
         if not isinstance(key, str) or not isinstance(tag, str):
             raise TypeError(f"{model}: tags must map step names to equation numbers (strings), got {key!r}: {tag!r}")
-    for key, quantity in _mapping(model, "quantities", of.quantities).items():
+    quantities = _mapping(model, "quantities", of.quantities)
+    kinds = getattr(quantities, "kinds", None)  # deferred quantities (DeferredQuantities): kinds known, not built
+    if isinstance(kinds, Mapping) and getattr(quantities, "built", True) is False:
+        for key, kind in kinds.items():
+            if not isinstance(key, str) or not key.isidentifier():
+                raise TypeError(f"{model}: quantities must be keyed by identifiers, got {key!r}")
+            if kind not in QUANTITY_KINDS:
+                raise ValueError(f"{model}: quantities[{key!r}].kind must be one of {QUANTITY_KINDS}, got {kind!r}")
+        quantities = {}
+    for key, quantity in quantities.items():
         if not isinstance(key, str) or not key.isidentifier():
             raise TypeError(f"{model}: quantities must be keyed by identifiers, got {key!r}")
         if not (hasattr(quantity, "kind") and hasattr(quantity, "expr")):

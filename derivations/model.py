@@ -31,6 +31,7 @@ from .proof import Proof, prove_zero
 __all__ = [
     "MAX_INSTANCE_SIZE",
     "MOMENT_ENTRIES_PER_SYMBOL",
+    "PROBE_MAX_SIZE",
     "DeferredQuantities",
     "Instance",
     "Model",
@@ -48,6 +49,9 @@ MOMENT_ENTRIES_PER_SYMBOL = 16
 """Input-moment entries ``E[x_i x_j]`` that cost about as much to build into the loss as one state symbol
 (measured: ``linear_model`` at p = 300, 9·10⁴ entries, in 9.8 s; ``linear_network`` at p = 300, 1500 state
 symbols and 25 entries, in 4.3 s)."""
+PROBE_MAX_SIZE = 48
+"""The largest ``Model.instance_size`` at which a ``Model`` builds its probe instances when constructed
+(``derivations.definition.check_definition``); beyond it only the definition's types and values are checked then."""
 MAX_INSTANCE_SIZE = 1000
 """Default budget of ``Model.instance`` (``Model.instance_size``): about 2 s of work on one core (measured:
 ``linear_network`` at p = 100, size 500, in 0.9 s; ``two_layer_scalar`` at p = 300, size 600, in 1.0 s;
@@ -285,7 +289,9 @@ class Model:
             )
         _check_symbol_names(self)
         _check_matrix_layout(self, self.matrix_states, self.matrix_params)
-        check_definition(self, lambda p: Instance(self, p))
+        # probe small instances only: a large one (e.g. linear_network(32, 32), whose entrywise loss takes minutes
+        # to expand) is checked when first built, through the same wrapped calls
+        check_definition(self, lambda p: Instance(self, p) if self.instance_size(p) <= PROBE_MAX_SIZE else None)
 
     @cached_property
     def matrix_field(self) -> MatrixField | None:

@@ -59,3 +59,19 @@ def test_a_bad_budget_is_refused_naming_it(max_size) -> None:
 def test_a_bad_width_is_refused_naming_it(p) -> None:
     with pytest.raises(ValueError, match=r"width p must be a positive integer"):
         registry.get("two_layer_scalar").instance(p)
+
+
+def test_a_large_model_is_not_probed_when_built(monkeypatch):
+    """linear_network(32, 32) (instance size 128 at width 1) builds no probe instance, whose entrywise loss took
+    minutes to expand; a small model is still probed (a bad moment is refused at construction)."""
+    from derivations import model as model_module
+    from derivations.models.linear_network import linear_network
+
+    def no_instance(self, model, p):
+        raise AssertionError("a probe instance was built")
+
+    assert linear_network(32, 32).instance_size(1) > model_module.PROBE_MAX_SIZE
+    monkeypatch.setattr(model_module.Instance, "__init__", no_instance)
+    linear_network(32, 32)
+    with pytest.raises(AssertionError, match="probe instance"):
+        linear_network(2, 2)
