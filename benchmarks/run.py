@@ -9,7 +9,7 @@ Matrix networks (issue 25): ``linear_network(32, 32)`` at width 32, GD per step 
 the same matrix products written by hand in numpy, and cold runs in a fresh process with an empty cache.
 
 ``python benchmarks/run.py`` (about two minutes on 2 cores; ``--quick`` for a smoke run at 1/10 of the sizes,
-whose figures do not test the targets).
+whose figures do not test the targets; ``--authors`` adds the authors' own tasks of ``benchmarks/authors.py``).
 """
 
 from __future__ import annotations
@@ -561,6 +561,9 @@ def table(rows: list[Row]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1/10 of the sizes (a smoke run; targets not tested)")
+    parser.add_argument(
+        "--authors", action="store_true", help="also the authors' own tasks side by side (benchmarks/authors.py)"
+    )
     args = parser.parse_args(argv)
     n, times = (1000, 100) if args.quick else (10_000, 1000)
     t = np.linspace(0.0, 10.0, times)
@@ -576,6 +579,14 @@ def main(argv: list[str] | None = None) -> int:
         print("Quick run: sizes / 10, the targets are not tested by these figures.")
     print()
     print(table(rows))
+    if args.authors:
+        from authors import TASKS  # benchmarks/authors.py, beside this script
+        from authors import table as authors_table
+
+        print()
+        print("The authors' own tasks (authors-style re-implementations in numpy, benchmarks/authors.py):")
+        print()
+        print(authors_table([task(1 if args.quick else 3) for task in TASKS.values()]))
     return 0
 
 

@@ -131,6 +131,14 @@ class Network:
         grad_w = (ar * self.dsigma(z)).T @ self.X / n
         return utility, grad_a, grad_w * self.support[neurons]
 
+    def utilities_of_the_rest(self, a: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """Per neuron j of the sub-network (a: k x c, w: k x d), U_j against the residual of the others,
+        r + a_j sigma(w_j^T x) with r the residual of all k: (1/n) sum_n sigma_nj (<r_n, a_j> + sigma_nj |a_j|²), in
+        one pass over the data for all j."""
+        s = self.sigma(self.X @ w.T)
+        r = self.Y - s @ a
+        return (np.sum(s * (r @ a.T), axis=0) + np.sum(s**2, axis=0) * np.sum(a**2, axis=1)) / len(self.X)
+
     def generator(self, r: np.ndarray, neuron: int) -> np.ndarray:
         """B with U = ½ theta^T B theta, theta = (a, w), for the linear activation: [[0, M], [M^T, 0]], M = E[r x^T]."""
         moment = (r.T @ self.X / len(self.X)) * self.support[neuron]

@@ -10,7 +10,10 @@ Thresholds are at norm 1: c_i = -log||theta_i(0)|| (kappa = 2), (||theta_i(0)||^
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+from scipy import sparse
 from scipy.integrate import solve_ivp
 
 from ._budget import counted
@@ -98,6 +101,36 @@ class LogCoordinateDormant:
             S[i] = (float(log_norm(m, 0.0)) - self.log_norm0[i]) / self.eta
 
 
+def dormant_field(
+    net: Network, r: np.ndarray, neurons: np.ndarray, unit: float
+) -> Callable[[float, np.ndarray], np.ndarray]:
+    """The flow of the dormant neurons ``neurons`` against the fixed residual r, over y = (directions theta (k x p,
+    raveled), q (k)): each direction ascends its utility on the sphere at rate 1/q, and q falls at
+    (kappa - 2) kappa U; time in units of 1/``unit``."""
+    k, p, c = len(neurons), net.X.shape[1] + net.Y.shape[1], net.Y.shape[1]
+
+    def field(_t: float, y: np.ndarray) -> np.ndarray:
+        theta = y[: k * p].reshape(k, p)
+        theta = theta / np.linalg.norm(theta, axis=1, keepdims=True)
+        utility, grad_a, grad_w = net.utility_gradient(r, theta[:, :c], theta[:, c:], neurons)
+        grad = np.hstack([grad_a, grad_w])
+        tangent = grad - np.sum(grad * theta, axis=1, keepdims=True) * theta
+        velocity = np.concatenate([(tangent / y[k * p :, None]).ravel(), -(net.kappa - 2) * net.kappa * utility])
+        return velocity / unit
+
+    return field
+
+
+def neuron_blocks(k: int, p: int) -> sparse.csr_array:
+    """The sparsity of the Jacobian of the dormant flow over y = (theta_1 … theta_k (p entries each), q_1 … q_k):
+    each neuron's direction and q move against the fixed residual, independently of the other neurons, so the
+    Jacobian is block diagonal, one (p + 1) x (p + 1) block per neuron. Radau then estimates it with p + 1 field
+    evaluations (grouped finite differences) instead of k (p + 1), and factors it sparsely."""
+    block = np.hstack([np.arange(k)[:, None] * p + np.arange(p), k * p + np.arange(k)[:, None]])  # (k, p + 1)
+    rows, cols = np.repeat(block, p + 1, axis=1).ravel(), np.tile(block, (1, p + 1)).ravel()
+    return sparse.csr_array((np.ones(len(rows)), (rows, cols)), shape=(k * (p + 1), k * (p + 1)))
+
+
 class SphereDormant:
     """Dormant neurons for kappa > 2 in rescaled time t~ = eta t alpha^{kappa-2}, with q = (alpha/||theta||)^{kappa-2}:
     theta_bar' = P^perp grad U(theta_bar) / q and q' = -(kappa - 2) kappa U(theta_bar) (spec §2); the threshold
@@ -124,14 +157,7 @@ class SphereDormant:
         # time in units of 1/(the data's utility scale): the field is O(1) and the cost independent of the data's scale
         unit = net.utility_scale or 1.0
 
-        def field(_t: float, y: np.ndarray) -> np.ndarray:
-            theta = y[: k * p].reshape(k, p)
-            theta = theta / np.linalg.norm(theta, axis=1, keepdims=True)
-            utility, grad_a, grad_w = net.utility_gradient(r, theta[:, :c], theta[:, c:], neurons)
-            grad = np.hstack([grad_a, grad_w])
-            tangent = grad - np.sum(grad * theta, axis=1, keepdims=True) * theta
-            velocity = np.concatenate([(tangent / y[k * p :, None]).ravel(), -(net.kappa - 2) * net.kappa * utility])
-            return velocity / unit
+        field = dormant_field(net, r, neurons, unit)
 
         def event(j: int) -> StopFalling:
             def reached(_t: float, y: np.ndarray) -> float:
@@ -142,7 +168,16 @@ class SphereDormant:
         y0 = np.concatenate([np.ravel([self.directions[i] for i in neurons]), [self.q[i] for i in neurons]])
         events = [event(j) for j in range(k)]
         rhs = counted(field, self.max_evaluations, "utility maximization")
-        sol = solve_ivp(rhs, (0, horizon * unit), y0, method="Radau", events=events, rtol=1e-10, atol=1e-13)
+        sol = solve_ivp(
+            rhs,
+            (0, horizon * unit),
+            y0,
+            method="Radau",
+            events=events,
+            rtol=1e-10,
+            atol=1e-13,
+            jac_sparsity=neuron_blocks(k, p),
+        )
         theta = sol.y[: k * p, -1].reshape(k, p)
         for j, i in enumerate(neurons):
             self.directions[i] = theta[j] / np.linalg.norm(theta[j])

@@ -115,6 +115,25 @@ def test_a_small_neuron_with_positive_utility_stays_active() -> None:
 def test_collapse_without_the_utility_test_cycles(monkeypatch: pytest.MonkeyPatch) -> None:
     """The wrong variant, refuted: collapsing every neuron that comes near the origin (utility ignored) sends the
     weak neuron back to dormancy at every jump, and AGF cycles until max_jumps."""
-    monkeypatch.setattr(cost_minimization, "_utility_of_the_rest", lambda *args: -1.0)
+    monkeypatch.setattr(cost_minimization, "_utilities_of_the_rest", lambda net, a, w: -np.ones(len(a)))
     _, _, result = _weak_coordinate(max_jumps=5)
     assert result.halted == "max_jumps reached" and result.jumps[-1].collapsed == (2,)
+
+
+@pytest.mark.parametrize("activation", ["linear", "quadratic"])
+def test_utilities_of_the_rest_in_one_pass_equal_the_per_neuron_residuals(activation: str) -> None:
+    """Network.utilities_of_the_rest (all neurons at once) against U_j computed neuron by neuron from the residual
+    of the other neurons, built explicitly; dropping the neuron's own contribution (the residual of all) is caught."""
+    rng = np.random.default_rng(4)
+    X, Y = rng.normal(size=(12, 3)), rng.normal(size=(12, 2))
+    net = Network(X, Y, activation, np.ones((4, 3), dtype=bool))
+    a, w = rng.normal(size=(4, 2)), rng.normal(size=(4, 3))
+    idx = np.arange(4)
+    expected = []
+    for j in range(4):
+        others = np.delete(idx, j)
+        rest = Y - net.output(a[others], w[others])
+        expected.append(net.utility_gradient(rest, a[j : j + 1], w[j : j + 1], idx[j : j + 1])[0][0])
+    assert np.allclose(net.utilities_of_the_rest(a, w), expected, rtol=1e-12, atol=1e-14)
+    of_all = net.utility_gradient(net.residual(a, w), a, w, idx)[0]
+    assert not np.allclose(of_all, expected, rtol=1e-3)

@@ -115,3 +115,47 @@ def test_a_doubled_c_i_is_detected(monkeypatch: pytest.MonkeyPatch) -> None:
     result = agf(X, Y, 1e-5 * a0, 1e-5 * w0, 1e-5, activation="quadratic", max_jumps=1)
     (i,) = result.jumps[1].activated
     assert result.jumps[1].accumulated_utility[i] != pytest.approx(result.thresholds[i], rel=1e-6)
+
+
+def _dormant_setting(k: int = 4):
+    from numerics.alternating.two_layer import Network
+
+    rng = np.random.default_rng(7)
+    X, Y = rng.normal(size=(10, 3)), rng.normal(size=(10, 2))
+    net = Network(X, Y, "quadratic", np.ones((k, 3), dtype=bool))
+    theta = rng.normal(size=(k, 5))
+    return net, theta / np.linalg.norm(theta, axis=1, keepdims=True), rng.uniform(0.2, 1.0, size=k)
+
+
+def test_the_dormant_jacobian_is_block_diagonal_per_neuron() -> None:
+    """The sparsity given to Radau (neuron_blocks) holds every nonzero of the dormant flow's Jacobian, computed by
+    central differences; blocks without the q entries would miss some (the wrong variant, caught)."""
+    k, p = 4, 5
+    net, theta, q = _dormant_setting(k)
+    field = utility_maximization.dormant_field(net, net.Y, np.arange(k), 1.0)
+    y = np.concatenate([theta.ravel(), q])
+    h = 1e-6
+    J = np.column_stack([(field(0, y + h * e) - field(0, y - h * e)) / (2 * h) for e in np.eye(len(y))])
+    nonzero = np.abs(J) > 1e-7 * np.max(np.abs(J))
+    pattern = utility_maximization.neuron_blocks(k, p).toarray() != 0
+    assert not np.any(nonzero & ~pattern)
+    assert pattern.sum() == k * (p + 1) ** 2 and nonzero.sum() > 0.5 * pattern.sum()
+    without_q = pattern.copy()
+    without_q[k * p :, :] = False
+    assert np.any(nonzero & ~without_q)
+
+
+def test_the_sparse_jacobian_changes_no_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A utility phase with the block-diagonal Jacobian and with Radau's dense finite differences: the same hits,
+    step and end state to 1e-9."""
+    k = 4
+    net, theta, _ = _dormant_setting(k)
+    runs = []
+    for blocks in (utility_maximization.neuron_blocks, lambda k, p: None):
+        monkeypatch.setattr(utility_maximization, "neuron_blocks", blocks)
+        dormant = utility_maximization.SphereDormant(net, 1e-3 * theta, 1e-3, 1.0, 4 * 10**4)
+        step, hits = dormant.maximize(net.Y, 1e4 / net.utility_scale)
+        runs.append((step, hits, np.array([dormant.q[i] for i in range(k)])))
+    (step, hits, q), (dense_step, dense_hits, dense_q) = runs
+    assert hits == dense_hits and len(hits) >= 1
+    assert abs(step - dense_step) <= 1e-9 * dense_step and np.allclose(q, dense_q, rtol=1e-9)

@@ -13,7 +13,15 @@ from derivations.models.linear_network import linear_network
 from numerics import trajectory
 from numerics.aligned import aligned_case
 from numerics.linear_network import init_to_weights, lambda_balanced_weights, moment_params, weights_to_init
-from proofs_check.papers.domine2025.qqt import MAX_DIGITS, qqt, qqt_blocks, unaligned_start
+from proofs_check.papers.domine2025 import qqt as qqt_module
+from proofs_check.papers.domine2025.qqt import (
+    FLOAT64_TOLERANCE,
+    MAX_DIGITS,
+    qqt,
+    qqt_blocks,
+    qqt_float64,
+    unaligned_start,
+)
 
 to_float = np.vectorize(float)
 
@@ -136,3 +144,64 @@ def test_inputs_are_checked() -> None:
     U = np.linalg.qr(np.random.default_rng(0).normal(size=(3, 2)))[0]
     balanced = lambda_balanced_weights(rho, 0.4, U, np.eye(2), np.eye(2))
     assert qqt(*balanced, Sxy, [0.0]).shape == (1, 5, 5)
+
+
+@pytest.mark.parametrize(
+    ("d", "p", "c", "lam"),
+    [(2, 2, 2, 2.0), (3, 3, 3, 1.0), (3, 3, 3, -0.3), (4, 4, 4, 0.1), (3, 2, 2, 0.4), (2, 2, 3, -0.5)],
+)
+def test_float64_form_agrees_with_mpmath_on_random_starts(d, p, c, lam) -> None:
+    """F with exactly p positive eigenvalues (d = p = c, or p = c < d with lambda > 0, p = d < c with lambda < 0):
+    the cancellation-free float64 form against 40 digits, at times up to 50 (where the form as
+    written would have lost all digits): within its error estimate, the estimate within FLOAT64_TOLERANCE, so
+    qqt(dps=None) returns exactly the float64 values."""
+    times = [0.0, 1e-3, 0.5, 3.0, 15.0, 50.0]
+    for seed in range(3):
+        W1, W2, Sxy = unaligned_start(d, p, c, lam, seed=seed)
+        reference = to_float(qqt(W1, W2, Sxy, times, dps=40))
+        fast = qqt_float64(to_float(W1), to_float(W2), to_float(Sxy), times)
+        scale = np.max(np.abs(reference), axis=(1, 2))
+        error = np.max(np.abs(fast.P - reference), axis=(1, 2)) / scale
+        assert np.all(error <= fast.estimate), (error, fast.estimate)
+        assert np.all(fast.estimate <= FLOAT64_TOLERANCE) and np.all(error < 1e-14)
+        assert np.array_equal(qqt(to_float(W1), to_float(W2), to_float(Sxy), times), fast.P)
+
+
+def _ill_conditioned_start(lam: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """d = p = c = 2, a tiny lambda and one mode with W2 ~ -W1 (as s2 = -sqrt(s1^2 + lambda)): its column of Q
+    lies within ~lambda of F's decaying eigenvector, so q_+ has condition ~1/lambda."""
+    rng = np.random.default_rng(0)
+    U, V, R = (np.linalg.qr(rng.normal(size=(2, 2)))[0] for _ in range(3))
+    s1, s2 = np.array([1.0, 0.8]), np.array([-np.sqrt(1 + lam), np.sqrt(0.64 + lam)])
+    return U @ np.diag(s1) @ R, R.T @ np.diag(s2) @ V.T, U @ np.diag([1.0, 0.5]) @ V.T
+
+
+def test_an_ill_conditioned_start_goes_to_mpmath() -> None:
+    """Where the estimate exceeds FLOAT64_TOLERANCE the float64 form is in fact off (3e-9 at t = 0 here), and qqt
+    evaluates in mpmath instead: within 1e-15 of 40 digits on the same float64 inputs."""
+    W1, W2, Sxy = _ill_conditioned_start(1e-8)
+    times = [0.0, 0.5]
+    fast = qqt_float64(W1, W2, Sxy, times)
+    assert np.all(fast.estimate > FLOAT64_TOLERANCE)
+    lam = float(qqt_module.balance(W1, W2))
+    exact = np.vectorize(mpmath.mpf, otypes=[object])
+    with mpmath.workdps(50):
+        reference = to_float(qqt_module._qqt_mpmath(exact(W1), exact(W2), exact(Sxy), mpmath.mpf(lam), times, 40))
+    scale = np.max(np.abs(reference))
+    assert np.max(np.abs(fast.P - reference)) > 1e-10 * scale  # always float64 would be wrong here
+    assert np.max(np.abs(qqt(W1, W2, Sxy, times) - reference)) < 1e-15 * scale
+
+
+def test_float64_form_refuses_where_it_does_not_apply() -> None:
+    """p < min(d, c), or p = c < d with lambda < 0: F has more than p positive eigenvalues; qqt evaluates in
+    mpmath."""
+    for d, p, c, lam in ((3, 2, 3, 0.4), (3, 2, 2, -1.5)):
+        W1, W2, Sxy = (to_float(m) for m in unaligned_start(d, p, c, lam, seed=2))
+        with pytest.raises(ValueError, match="exactly p positive eigenvalues"):
+            qqt_float64(W1, W2, Sxy, [1.0])
+        assert qqt(W1, W2, Sxy, [1.0]).shape == (1, d + c, d + c)
+    W1, W2, Sxy = (to_float(m) for m in unaligned_start(3, 2, 2, 0.4, seed=2))
+    with pytest.raises(ValueError, match="times must be >= 0"):
+        qqt_float64(W1, W2, Sxy, [-1.0])
+    with pytest.raises(ValueError, match="lambda-balanced"):
+        qqt_float64(W1 * 1.1, W2, Sxy, [1.0])
