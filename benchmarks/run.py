@@ -160,6 +160,68 @@ def closed_form_rows(n: int, t: np.ndarray) -> tuple[list[Row], float]:
     return rows, seconds / n
 
 
+# ---------------------------------------------------------------- closed form: per-value costs (issue 25)
+LAYERWISE = "layerwise_lr_linear"
+LAYERWISE_PARAMS = {"gamma": 1.0, "eta_u": 1.0, "eta_w": 2.0, "a": 1.0, "b": 1.0}
+
+
+def per_value(model: str, params: dict[str, float], init: dict[str, np.ndarray], t: np.ndarray) -> float:
+    """Seconds per output value (states and quantities) of one ``trajectory`` call (best of three, compiled)."""
+    trajectory(model, t, params, {k: v[:1] for k, v in init.items()})  # compile
+    values = output_values(trajectory(model, t, params, init))
+    return best(lambda: trajectory(model, t, params, init)) / values
+
+
+def closed_form_cost_rows(n: int, times: int) -> list[Row]:
+    """Issue 25's closed-form figures, each a ratio measured in this run: two_layer_scalar's throughput against
+    ``np.exp`` on the same number of values (with the floor: the bytes written per value at the measured write
+    bandwidth), layerwise_lr_linear per value against two_layer_scalar, T = 10 against T = ``times`` per value,
+    and the fixed cost of a call (1 start, 1 time)."""
+    t = np.linspace(0.0, 10.0, times)
+    init = starts(n)
+    two_layer = per_value(MODEL, PARAMS, init, t)
+    x = np.random.default_rng(1).random(1 << 24)
+    exp_value = best(lambda: np.exp(x)) / x.size
+    out = np.empty_like(x)
+    write_value = best(lambda: out.fill(1.0)) / x.size  # 8 bytes written per value
+    small = max(1, n // 10)  # layerwise_lr_linear's quantities are costlier: fewer starts, same per-value figure
+    layer_init = {"u": init["a"][:small], "w": init["b"][:small]}
+    layerwise = per_value(LAYERWISE, LAYERWISE_PARAMS, layer_init, t)
+    few = per_value(MODEL, PARAMS, starts(n * times // 10), np.linspace(0.0, 10.0, 10))
+    one = {k: v[:1] for k, v in init.items()}
+    fixed = best(lambda: trajectory(MODEL, np.array([1.0]), PARAMS, one), 20)
+    return [
+        Row(
+            f"closed form per value, {MODEL} p = {P}, {n:.0e} starts × {times} times (np.exp {exp_value * 1e9:.2g} "
+            f"ns/value; write floor {write_value * 1e9:.2g} ns/value = {8 / write_value / 1e9:.3g} GB/s, "
+            f"{write_value / two_layer:.2g}× the closed form's time)",
+            two_layer,
+            "s/value",
+            exp_value / two_layer,
+            "throughput / np.exp's",
+            "≥ 0.5",
+            exp_value / two_layer >= 0.5,
+        ),
+        compared(
+            f"{LAYERWISE} per value (all quantities), {small:.0e} starts × {times} times",
+            layerwise,
+            "s/value",
+            layerwise / two_layer,
+            f"{MODEL} per value",
+            1.5,
+        ),
+        compared(
+            f"few times: T = 10, {n * times // 10:.0e} starts, per value",
+            few,
+            "s/value",
+            few / two_layer,
+            f"T = {times} per value",
+            2.0,
+        ),
+        Row("fixed cost per call (1 start, 1 time)", fixed, "s/call"),
+    ]
+
+
 # ---------------------------------------------------------------- float64 integrators
 def raw_rhs(_time: float, y: np.ndarray) -> np.ndarray:
     """The same ODE written by hand for one start: a' = b (S - θ)/Z, b' = a (S - θ)/Z, θ = a·b/Z."""
@@ -443,8 +505,15 @@ def table(rows: list[Row]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1/10 of the sizes (a smoke run; targets not tested)")
+    parser.add_argument(
+        "--closed-form", action="store_true", help="only issue 25's closed-form per-value figures (ratios)"
+    )
     args = parser.parse_args(argv)
     n, times = (1000, 100) if args.quick else (10_000, 1000)
+    if args.closed_form:
+        print(f"Closed-form costs of {datetime.date.today().isoformat()} on {machine()}")
+        print(table(closed_form_cost_rows(n, times)))
+        return 0
     t = np.linspace(0.0, 10.0, times)
     rows, per_start_closed = closed_form_rows(n, t)
     rows += integrator_rows(n, t, per_start_closed)
