@@ -51,12 +51,45 @@ def unit_sums(
     already in ``env``, e.g. from a closed form along its clock, is kept)."""
     env = dict(env)
     shape = env_shape(env)
+    ctx = arithmetic(ctx)
     for name, summand in summands.items():
         if name in env:
             continue
-        values = arithmetic(ctx).array(np.broadcast_to(apply(summand, env, ctx), shape))
+        if ctx.machine and len(shape) >= 2 and np.prod(shape) > CHUNK:
+            env[name] = _blocked_sum(summand, env, shape, ctx)
+            continue
+        values = ctx.array(np.broadcast_to(apply(summand, env, ctx), shape))
         env[name] = unit_reduce(np.add, values)
     return env
+
+
+def _blocked_sum(
+    summand: Callable[..., object], env: Mapping[str, Any], shape: tuple[int, ...], ctx: Arithmetic
+) -> Any:
+    """The sum over the units of ``summand`` in blocks of about ``CHUNK`` values along the leading axis, into one
+    preallocated array: the summand's values never exist at full size (a fresh array of that size costs its page
+    faults, several times the arithmetic)."""
+    arguments = {n: env[n] for n in summand.names}  # type: ignore[attr-defined]  # a Lambdified has names
+    step = max(1, CHUNK // max(1, int(np.prod(shape[1:]))))
+    out = None
+    for start in range(0, shape[0], step):
+        rows = slice(start, start + step)
+        block = _leading(arguments, rows, shape)
+        values = np.broadcast_to(apply(summand, block, ctx), (len(range(*rows.indices(shape[0]))), *shape[1:]))
+        value = unit_reduce(np.add, ctx.array(values))
+        if out is None:
+            out = np.empty((*shape[:-1], 1), dtype=value.dtype)
+        out[rows] = value
+    return out
+
+
+def _leading(arguments: Mapping[str, Any], rows: slice, shape: tuple[int, ...]) -> dict[str, Any]:
+    """``arguments`` at the indices ``rows`` of the leading axis, where they have the full leading axis of
+    ``shape``."""
+    return {
+        n: (v[rows] if isinstance(v, np.ndarray) and v.ndim == len(shape) and v.shape[0] == shape[0] else v)
+        for n, v in arguments.items()
+    }
 
 
 def unit_rhs(cm: CompiledModel, env: Mapping[str, Any], ctx: Arithmetic | str = fp) -> dict[str, Any]:
@@ -119,11 +152,7 @@ def _blocked(f: Callable[..., object], env: Mapping[str, Any], ctx: Arithmetic) 
     out = None
     for start in range(0, shape[0], step):
         rows = slice(start, start + step)
-        block = {
-            n: (v[rows] if isinstance(v, np.ndarray) and v.ndim == len(shape) and v.shape[0] == shape[0] else v)
-            for n, v in arguments.items()
-        }
-        value = apply(f, block, ctx)
+        value = apply(f, _leading(arguments, rows, shape), ctx)
         if out is None:
             out = np.empty(shape, dtype=value.dtype)
         out[rows] = value

@@ -81,3 +81,17 @@ def test_a_bound_too_wide_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     with np.errstate(all="ignore"):
         got = cosines_at_start(u[1:2], w[1:2])
     assert not (np.isfinite(got[0]) and got[0] == pytest.approx(exact_alignment(u[1], w[1]), rel=1e-14))
+
+
+def test_blocked_unit_sums_are_the_unblocked_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    cm = compiled("two_layer_scalar")
+    rng = np.random.default_rng(7)
+    env = {"a": rng.standard_normal((50, 7, 3)), "b": rng.standard_normal((50, 7, 3)), "Z": 1.5}
+    whole = evaluate.unit_sums(cm.sum_summands, env, "numpy")["theta"]
+    monkeypatch.setattr(evaluate, "CHUNK", 16)  # blocks of one time each (21 values per time)
+    blocked = evaluate.unit_sums(cm.sum_summands, env, "numpy")["theta"]
+    assert blocked.shape == whole.shape == (50, 7, 1)
+    assert np.array_equal(blocked, whole)
+    expected = np.sum(env["a"] * env["b"] / 1.5, axis=-1, keepdims=True)
+    assert np.allclose(whole, expected, rtol=1e-15, atol=0)
+    assert not np.array_equal(np.roll(blocked, 1, axis=0), whole)  # a misplaced block would be seen
