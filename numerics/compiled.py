@@ -48,8 +48,11 @@ class CompiledModel:
     scaling_reach: dict[str, int] = dataclasses.field(default_factory=dict)
     """For a scale-invariant scalar quantity (``scalar_scaling``), a bound on the degree in the states of every
     subexpression of its evaluation (each sum counted at its polynomial degree, a product at the sum of its
-    factors' degrees, a power at |exponent| times its base's): states within ``2^±(MAX_EXPONENT // reach)`` keep
-    every intermediate in the normal float64 range, so that it needs no rescaling there. Absent: always rescaled."""
+    factors' degrees, a power at |exponent| times its base's): with it, ``numerics.evaluate._within`` tells where
+    every intermediate stays in the normal float64 range, so that it needs no rescaling there. Absent: always
+    rescaled."""
+    sum_degrees: dict[str, int] = dataclasses.field(default_factory=dict)
+    """The total degree in the states of each sum that is a polynomial in them (``numerics.evaluate._within``)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,22 @@ def _compiled(spec: ModelSpec, ctx: Arithmetic) -> CompiledModel:
     scalars = {n: lambdified(q.expr, ctx) for n, q in quantities.items() if q.kind == "scalar"}
     scaling = {n: groups for n in scalars if (groups := scaling_groups(model, n))}
     reach = {n: r for n in scaling if (r := scaling_reach(model, n)) is not None}
-    return CompiledModel(spec, vector_field, sums, units, scalars, scaling, reach)
+    return CompiledModel(spec, vector_field, sums, units, scalars, scaling, reach, sum_degrees(model))
+
+
+def sum_degrees(model: Model) -> dict[str, int]:
+    """``CompiledModel.sum_degrees`` of ``model``."""
+    import sympy as sp
+
+    states = [model.symbol(v) for v in model.state_names]
+    degrees = {}
+    for n, q in model.quantities.items():
+        if q.kind == "sum":
+            try:
+                degrees[n] = sp.Poly(sp.sympify(q.expr, strict=True), *states).total_degree()
+            except sp.PolynomialError:
+                continue
+    return degrees
 
 
 def scaling_reach(model: Model, name: str) -> int | None:
@@ -103,13 +121,7 @@ def scaling_reach(model: Model, name: str) -> int | None:
     import sympy as sp
 
     states = [model.symbol(v) for v in model.state_names]
-    degrees: dict[sp.Basic, int] = {}
-    for n, q in model.quantities.items():
-        if q.kind == "sum":
-            try:
-                degrees[model.symbol(n)] = sp.Poly(sp.sympify(q.expr, strict=True), *states).total_degree()
-            except sp.PolynomialError:
-                continue
+    degrees: dict[sp.Basic, int] = {model.symbol(n): d for n, d in sum_degrees(model).items()}
 
     def reach(node: sp.Basic) -> int | None:
         if node in degrees:

@@ -18,10 +18,9 @@ SHORT = 7
 """Unit axes up to this length are reduced by ``unit_reduce`` as elementwise passes over the units (numpy sums
 shorter runs than 8 in order, longer ones by 8 partial sums)."""
 MAX_EXPONENT = 900
-"""States whose groups' largest entries lie within ``2^±(MAX_EXPONENT // reach)`` need no rescaling
-(``CompiledModel.scaling_reach``): every intermediate of the quantity then differs from the rescaled evaluation's
-by a power of two of magnitude below 2^900, so it stays normal (the largest float64 is 2^1024, the smallest normal
-2^-1022) or, if it underflows, errs by less than 2^-170 of the scale of the groups' largest entries."""
+"""A scale-invariant quantity is evaluated without rescaling where its states are at most ``2^L`` and its sums
+at least ``2^(-d L)`` in magnitude, ``L = MAX_EXPONENT // reach`` (``_within``): every intermediate is then within
+2^±900 (the float64 range is 2^-1022 to 2^1024), and a sum's underflowed terms are below 2^-175 of it."""
 
 
 def unit_reduce(ufunc: np.ufunc, values: Any) -> Any:
@@ -112,17 +111,23 @@ def quantities(
     ctx = arithmetic(ctx)
     shape = env_shape(env)
     summed: dict[tuple[tuple[str, ...], ...], dict[str, Any]] = {(): unit_sums(cm.sum_summands, env, ctx)}
-    inside: dict[tuple[str, float], bool] = {}  # the cheap bound of each state, shared between quantities
+    bounded: dict[tuple[str, float], bool] = {}  # the cheap bound of each state, shared between quantities
+    plain: dict[str, Any] | None = None  # the sums from the unscaled states (not from a closed form's clock)
     out: dict[str, Any] = {name: summed[()][name][..., 0] for name in cm.sum_summands}
     if names is not None:
         out = {name: value for name, value in out.items() if name in names}
     for name, f in _chosen(cm.unit_quantities, names).items():
         out[name] = np.broadcast_to(_blocked(f, summed[()], ctx), shape)
     for name, f in _chosen(cm.scalar_quantities, names).items():
-        # only a bounded exponent range needs the rescaling: where the states stay within it, the sums are shared
+        # only a bounded exponent range needs the rescaling: within it, the plain sums are shared
         groups = cm.scalar_scaling.get(name, ()) if ctx.machine else ()
-        if groups and _within(env, groups, cm.scaling_reach.get(name), inside):
-            groups = ()
+        if groups and name in cm.scaling_reach:
+            if plain is None:
+                given = any(n in env for n in cm.sum_summands)
+                unsummed = {k: v for k, v in env.items() if k not in cm.sum_summands}
+                plain = unit_sums(cm.sum_summands, unsummed, ctx) if given else summed[()]
+            if _within(cm, name, env, plain, groups, bounded):
+                summed[groups] = plain
         if groups not in summed:
             scaled = {k: v for k, v in _rescaled(env, groups).items() if k not in cm.sum_summands}
             summed[groups] = unit_sums(cm.sum_summands, scaled, ctx)
@@ -160,35 +165,38 @@ def _blocked(f: Callable[..., object], env: Mapping[str, Any], ctx: Arithmetic) 
 
 
 def _within(
+    cm: CompiledModel,
+    name: str,
     env: Mapping[str, Any],
+    plain: Mapping[str, Any],
     groups: tuple[tuple[str, ...], ...],
-    reach: int | None,
-    inside: dict[tuple[str, float], bool],
+    bounded: dict[tuple[str, float], bool],
 ) -> bool:
-    """Whether every group's largest |entry| over the units is within ``2^±(MAX_EXPONENT // reach)`` or 0 (then
-    the quantity needs no rescaling): a cheap bound from the global extremes first (memoized in ``inside``), the
-    units' largest entries only if it fails."""
-    if reach is None:
+    """Whether the scale-invariant quantity ``name`` needs no rescaling (``MAX_EXPONENT``): with
+    ``L = MAX_EXPONENT // reach``, every entry of its groups' states is at most ``2^L`` in magnitude (global
+    extremes, memoized in ``bounded``) and every sum it reads, in ``plain`` (from the unscaled states), is at least
+    ``2^(-d L)`` in magnitude at every time and start, ``d`` the sum's degree in the states (a zero sum is
+    rescaled: it may have underflowed). Then no term or intermediate overflows, each sum's underflowed terms
+    change it by less than ``p 2^-175`` relative, and every intermediate of the quantity stays normal."""
+    reach = cm.scaling_reach.get(name)
+    sums = [n for n in cm.scalar_quantities[name].names if n in cm.sum_summands]  # type: ignore[attr-defined]
+    if reach is None or any(n not in cm.sum_degrees for n in sums):
         return False
-    limit = 2.0 ** (MAX_EXPONENT // reach)
-    if all(_inside(env, v, limit, inside) for group in groups for v in group):
-        return True
-    for group in groups:
-        largest = _largest(env, group)
-        if not np.all(((largest <= limit) & (largest >= 1 / limit)) | (largest == 0)):
-            return False
-    return True
+    exponent = MAX_EXPONENT // reach
+    limit = 2.0**exponent
+    if not all(_bounded(env, v, limit, bounded) for group in groups for v in group):
+        return False
+    with np.errstate(invalid="ignore"):
+        return all(bool(np.all(np.abs(plain[n]) >= 2.0 ** (-cm.sum_degrees[n] * exponent))) for n in sums)
 
 
-def _inside(env: Mapping[str, Any], name: str, limit: float, inside: dict[tuple[str, float], bool]) -> bool:
-    """Whether every entry of the state ``name`` lies within ``[1/limit, limit]`` in magnitude (False if one is
-    NaN or the state is not float): three global reductions, memoized in ``inside``."""
-    if (name, limit) not in inside:
+def _bounded(env: Mapping[str, Any], name: str, limit: float, bounded: dict[tuple[str, float], bool]) -> bool:
+    """Whether every entry of the state ``name`` is at most ``limit`` in magnitude (False if one is NaN or the
+    state is not float): two global reductions, memoized in ``bounded``."""
+    if (name, limit) not in bounded:
         v = np.asarray(env[name])
-        inside[name, limit] = v.dtype.kind == "f" and (
-            v.size == 0 or bool(v.max() <= limit and -v.min() <= limit and np.abs(v).min() >= 1 / limit)
-        )
-    return inside[name, limit]
+        bounded[name, limit] = v.dtype.kind == "f" and (v.size == 0 or bool(v.max() <= limit and -v.min() <= limit))
+    return bounded[name, limit]
 
 
 def _largest(env: Mapping[str, Any], group: tuple[str, ...]) -> Any:

@@ -71,7 +71,7 @@ def test_rescaling_only_where_needed_and_exact_everywhere(monkeypatch: pytest.Mo
     assert [g for g in calls if g] != []  # a tiny layer: rescaled
     for got in (mixed, np.array([ordinary[0], np.nan, ordinary[1]])):
         for i in (0, 2) if np.isnan(got[1]) else range(3):
-            assert got[i] == pytest.approx(exact_alignment(u[i], w[i]), rel=1e-14)
+            assert got[i] == pytest.approx(exact_alignment(u[i], w[i]), rel=1e-14, abs=0)
 
 
 def test_a_bound_too_wide_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -80,7 +80,7 @@ def test_a_bound_too_wide_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(evaluate, "MAX_EXPONENT", 4 * 1000)
     with np.errstate(all="ignore"):
         got = cosines_at_start(u[1:2], w[1:2])
-    assert not (np.isfinite(got[0]) and got[0] == pytest.approx(exact_alignment(u[1], w[1]), rel=1e-14))
+    assert not (np.isfinite(got[0]) and got[0] == pytest.approx(exact_alignment(u[1], w[1]), rel=1e-14, abs=0))
 
 
 def test_blocked_unit_sums_are_the_unblocked_ones(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,3 +95,25 @@ def test_blocked_unit_sums_are_the_unblocked_ones(monkeypatch: pytest.MonkeyPatc
     expected = np.sum(env["a"] * env["b"] / 1.5, axis=-1, keepdims=True)
     assert np.allclose(whole, expected, rtol=1e-15, atol=0)
     assert not np.array_equal(np.roll(blocked, 1, axis=0), whole)  # a misplaced block would be seen
+
+
+def test_layers_of_far_apart_scales_are_rescaled() -> None:
+    """A joint group (u, w) whose largest entry is ordinary while w is 1e-300: the weighted cosine is 4e-288 and
+    exact only if rescaled (its sums |w|^2 and u.w underflow unscaled; found by the hypothesis test of
+    test_alignment_extremes against a bound on the states alone)."""
+    u, w = np.array([1e-12, 0.0, 0.0]), np.array([1e-300, 0.0, 0.0])
+    r = trajectory("layerwise_lr_linear", [0.0], PARAMS, {"u": u, "w": w}, method="scipy")
+    with mpmath.workdps(60):
+        eu, ew = mpmath.mpf(PARAMS["eta_u"]), mpmath.mpf(PARAMS["eta_w"])
+        U, W = mpmath.mpf(1e-12), mpmath.mpf(1e-300)
+        weighted = float(2 * mpmath.sqrt(eu * ew) * U * W / (ew * U**2 + eu * W**2))
+    assert r["alignment_weighted"][0] == pytest.approx(weighted, rel=1e-14, abs=0)
+    # the wrong variant, the quantity on the plain sums, is off by far more
+    with np.errstate(all="ignore"):
+        plain = (
+            2
+            * np.sqrt(PARAMS["eta_u"] * PARAMS["eta_w"])
+            * (u @ w)
+            / (PARAMS["eta_w"] * (u @ u) + PARAMS["eta_u"] * (w @ w))
+        )
+    assert plain != pytest.approx(weighted, rel=1e-13, abs=0)
