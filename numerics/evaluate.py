@@ -122,10 +122,10 @@ def quantities(
         # only a bounded exponent range needs the rescaling: within it, the plain sums are shared
         groups = cm.scalar_scaling.get(name, ()) if ctx.machine else ()
         if groups and name in cm.scaling_reach:
-            if plain is None:
-                given = any(n in env for n in cm.sum_summands)
-                unsummed = {k: v for k, v in env.items() if k not in cm.sum_summands}
-                plain = unit_sums(cm.sum_summands, unsummed, ctx) if given else summed[()]
+            if plain is None:  # only the sums given in env (a closed form's, along its clock) summed again
+                given = {n: f for n, f in cm.sum_summands.items() if n in env}
+                unsummed = {k: v for k, v in env.items() if k not in given}
+                plain = {**summed[()], **{n: unit_sums({n: f}, unsummed, ctx)[n] for n, f in given.items()}}
             if _within(cm, name, env, plain, groups, bounded):
                 summed[groups] = plain
         if groups not in summed:

@@ -117,3 +117,18 @@ def test_layers_of_far_apart_scales_are_rescaled() -> None:
             / (PARAMS["eta_w"] * (u @ u) + PARAMS["eta_u"] * (w @ w))
         )
     assert plain != pytest.approx(weighted, rel=1e-13, abs=0)
+
+
+def test_the_cosines_read_the_sums_of_the_returned_states() -> None:
+    """Along a closed form, ``uw`` is the closed form's own (along its clock); the cosines read ``u . w`` summed
+    from the returned states, as the rescaled evaluation does: bit for bit the formula on numpy's sums."""
+    rng = np.random.default_rng(2)
+    init = {"u": 0.3 * rng.standard_normal((20, 4)), "w": 0.3 * rng.standard_normal((20, 4))}
+    r = trajectory("layerwise_lr_linear", np.linspace(0.0, 3.0, 50), PARAMS, init)
+    u, w = r["u"], r["w"]
+    uw, uu, ww = (np.sum(x * y, axis=-1) for x, y in ((u, w), (u, u), (w, w)))
+    expected = np.clip(uw / (np.sqrt(uu) * np.sqrt(ww)), -1, 1)
+    assert np.array_equal(r["alignment"], expected)
+    # the wrong variant, the closed form's u . w, differs somewhere
+    along = np.clip(r["uw"] / (np.sqrt(uu) * np.sqrt(ww)), -1, 1)
+    assert not np.array_equal(along, expected)
