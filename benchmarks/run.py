@@ -163,6 +163,80 @@ def closed_form_rows(n: int, t: np.ndarray) -> tuple[list[Row], float]:
     return rows, seconds / n
 
 
+# ---------------------------------------------------------------- closed form: per-value costs (issue 25)
+LAYERWISE = "layerwise_lr_linear"
+LAYERWISE_PARAMS = {"gamma": 1.0, "eta_u": 1.0, "eta_w": 2.0, "a": 1.0, "b": 1.0}
+
+
+def per_value_calls(
+    cases: Sequence[tuple[str, dict[str, float], dict[str, np.ndarray], np.ndarray]], repeats: int = 5
+) -> list[float]:
+    """Seconds per output value (states and quantities) of one ``trajectory`` call for each of ``cases`` (model,
+    params, init, t), compiled first, timed in turn (``interleaved``) so that a change of load affects them alike."""
+    calls, values = [], []
+    for model, params, init, t in cases:
+        trajectory(model, t, params, {k: v[:1] for k, v in init.items()})  # compile
+        values.append(output_values(trajectory(model, t, params, init)))
+        calls.append(lambda model=model, params=params, init=init, t=t: trajectory(model, t, params, init))
+    return [seconds / n for seconds, n in zip(interleaved(calls, repeats), values, strict=True)]
+
+
+def closed_form_cost_rows(n: int, times: int) -> list[Row]:
+    """Issue 25's closed-form figures, each a ratio measured in this run: two_layer_scalar's throughput against
+    ``np.exp`` on the same number of values (with the floor: the bytes written per value at the measured write
+    bandwidth), layerwise_lr_linear per value against two_layer_scalar, T = 10 against T = ``times`` per value,
+    and the fixed cost of a call (1 start, 1 time)."""
+    t = np.linspace(0.0, 10.0, times)
+    init = starts(n)
+    small = max(1, n // 10)  # the smaller workloads at the same per-value figure, timed in turn with the reference
+    layer_init = {"u": init["a"][:small], "w": init["b"][:small]}
+    two_layer, layerwise, few = per_value_calls(
+        [
+            (MODEL, PARAMS, {k: v[:small] for k, v in init.items()}, t),
+            (LAYERWISE, LAYERWISE_PARAMS, layer_init, t),
+            (MODEL, PARAMS, starts(small * times // 10), np.linspace(0.0, 10.0, 10)),
+        ]
+    )
+    x = np.random.default_rng(1).random(1 << 24)
+    exp_value, full = interleaved([lambda: np.exp(x), lambda: closed_form(init, t)])
+    exp_value /= x.size
+    full /= output_values(closed_form(starts(1), t)) * n
+    out = np.empty_like(x)
+    write_value = best(lambda: out.fill(1.0)) / x.size  # 8 bytes written per value
+    one = {k: v[:1] for k, v in init.items()}
+    fixed = best(lambda: trajectory(MODEL, np.array([1.0]), PARAMS, one), 20)
+    return [
+        Row(
+            f"closed form per value, {MODEL} p = {P}, {n:.0e} starts × {times} times (np.exp {exp_value * 1e9:.2g} "
+            f"ns/value; write floor {write_value * 1e9:.2g} ns/value = {8 / write_value / 1e9:.3g} GB/s, "
+            f"{write_value / full:.2g}× the closed form's time)",
+            full,
+            "s/value",
+            exp_value / full,
+            "throughput / np.exp's",
+            "≥ 0.5",
+            exp_value / full >= 0.5,
+        ),
+        compared(
+            f"{LAYERWISE} per value (all quantities), {small:.0e} starts × {times} times",
+            layerwise,
+            "s/value",
+            layerwise / two_layer,
+            f"{MODEL} per value ({small:.0e} starts)",
+            1.5,
+        ),
+        compared(
+            f"few times: T = 10, {small * times // 10:.0e} starts, per value",
+            few,
+            "s/value",
+            few / two_layer,
+            f"T = {times} per value ({small:.0e} starts)",
+            2.0,
+        ),
+        Row("fixed cost per call (1 start, 1 time)", fixed, "s/call"),
+    ]
+
+
 # ---------------------------------------------------------------- float64 integrators
 def raw_rhs(_time: float, y: np.ndarray) -> np.ndarray:
     """The same ODE written by hand for one start: a' = b (S - θ)/Z, b' = a (S - θ)/Z, θ = a·b/Z."""
@@ -564,8 +638,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--authors", action="store_true", help="also the authors' own tasks side by side (benchmarks/authors.py)"
     )
+    parser.add_argument(
+        "--closed-form", action="store_true", help="only issue 25's closed-form per-value figures (ratios)"
+    )
     args = parser.parse_args(argv)
     n, times = (1000, 100) if args.quick else (10_000, 1000)
+    if args.closed_form:
+        print(f"Closed-form costs of {datetime.date.today().isoformat()} on {machine()}")
+        print(table(closed_form_cost_rows(n, times)))
+        return 0
     t = np.linspace(0.0, 10.0, times)
     rows, per_start_closed = closed_form_rows(n, t)
     rows += integrator_rows(n, t, per_start_closed)

@@ -543,7 +543,8 @@ def _evaluated(
     solutions = {name: riccati_rates(*coefficients_of) for name, coefficients_of in clocks.items()}
     batch, width = shape[1], shape[-1]
     flagged = np.zeros((batch, width), dtype=bool)
-    starts = min(batch, max(1, ROW // width))
+    # a block of at least ROW values per time, and of CHUNK values in all when there are few times
+    starts = min(batch, max(1, ROW // width, CHUNK // (max(1, len(t)) * width)))
     times = max(1, CHUNK // (starts * width))
     for first in range(0, batch, starts):
         rows = slice(first, first + starts)
@@ -564,7 +565,7 @@ def _evaluated(
     if not refine:
         return flagged, np.zeros_like(flagged)
     eps = np.finfo(next(iter(out.values())).dtype).eps
-    cancelling = _settling_cancellation(ccf, prepared, clocks, rates, coefficients, t, eps)
+    cancelling = _settling_cancellation(ccf, prepared, clocks, rates, coefficients, t, eps, solutions)
     return flagged, np.broadcast_to(cancelling, flagged.shape)
 
 
@@ -705,6 +706,11 @@ def _in_long_double(
     return flagged | cancelling
 
 
+def _taken(value: Any, rows: np.ndarray, batch: int) -> Any:
+    """``value`` (an array (1, batch or 1, units), or not an array) at the starts ``rows`` (indices)."""
+    return value[:, rows] if _per_start(value, batch) else value
+
+
 def _per_start(value: Any, batch: int) -> bool:
     return isinstance(value, np.ndarray) and value.ndim == 3 and value.shape[1] == batch
 
@@ -755,7 +761,7 @@ PROBE = 2.0**-14
 """Relative size of the random perturbation of the starts that estimates an output's conditioning."""
 
 
-def _settling_cancellation(ccf, env, clocks, rates, coefficients, t, eps=EPS) -> np.ndarray | bool:
+def _settling_cancellation(ccf, env, clocks, rates, coefficients, t, eps=EPS, solutions=None) -> np.ndarray | bool:
     """Units (batch, p) whose outputs at the last time (where units have settled) lose more digits to the
     cancellation of the sum (in the precision of ``eps``) than their conditioning excuses (a unit settling to a
     small value from large terms, by a conservation law, not by chance): those starts are evaluated again with
@@ -767,43 +773,62 @@ def _settling_cancellation(ccf, env, clocks, rates, coefficients, t, eps=EPS) ->
     if not clocks or ccf.implicit or ccf.other_clocks or len(t) == 0:
         return False
     last = np.asarray([[[np.max(t)]]], dtype=np.result_type(eps, float))
-    base = _outputs_at(ccf, env, clocks, rates, coefficients, last)
+    base = _outputs_at(ccf, env, clocks, rates, coefficients, last, solutions)
     allowed = CANCELLATION if eps >= EPS else EPS / eps
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         factors = {name: bound / np.abs(x) for name, (x, bound) in base.items()}
-        if not any(np.any(~(f <= allowed)) for f in factors.values()):
+        shape = env_shape(env)
+        batch = shape[1]
+        suspect = np.zeros(batch, dtype=bool)
+        for f in factors.values():
+            suspect |= np.broadcast_to(np.any(~(f <= allowed), axis=(0, -1)), (batch,))
+        if not np.any(suspect):
             return False
-        moved = _perturbed_outputs(ccf, env, last)
+        # the conditioning is estimated for the suspect starts only (each start's estimate is its own)
+        rows = np.flatnonzero(suspect)
+        moved = _perturbed_outputs(ccf, env, last, rows)
         flags = []
         for name, (x, bound) in base.items():
+            x, bound, factor = (_taken(v, rows, batch) for v in (x, bound, factors[name]))
             condition = np.abs(moved[name] - x) / (PROBE * np.abs(x))
-            noise = 4 * eps * factors[name] / PROBE
+            noise = 4 * eps * factor / PROBE
             unresolved = ~(condition > 8 * noise)
-            excess = ~(factors[name] <= allowed * np.maximum(1, condition)) | unresolved
-            flags.append(np.any(~(factors[name] <= allowed) & excess & (bound > 0), axis=0))
-    shape = np.broadcast_shapes(*(np.shape(f) for f in flags))
-    return np.any([np.broadcast_to(f, shape) for f in flags], axis=0)
+            excess = ~(factor <= allowed * np.maximum(1, condition)) | unresolved
+            flags.append(np.any(~(factor <= allowed) & excess & (bound > 0), axis=0))
+    flagged = np.zeros((batch, shape[-1]), dtype=bool)
+    flagged[rows] = np.any([np.broadcast_to(f, (len(rows), shape[-1])) for f in flags], axis=0)
+    return flagged
 
 
-def _outputs_at(ccf, env, clocks, rates, coefficients, t) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """The kernel's outputs and their terms' magnitudes (``Decomposed.sums_and_bounds``) at the times ``t``."""
+def _outputs_at(ccf, env, clocks, rates, coefficients, t, solutions=None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The kernel's outputs and their terms' magnitudes (``Decomposed.sums_and_bounds``) at the times ``t``; the
+    clocks from their time-independent parts ``solutions`` (``riccati_rates`` of ``clocks``) where given."""
     local = dict(env, t=t)
     increments = {}
     for name, (c2, c1, c0, y0) in clocks.items():
-        local[name] = riccati_numpy(c2, c1, c0, y0, t)
+        if solutions is None:
+            local[name] = riccati_numpy(c2, c1, c0, y0, t)
+        else:  # the same values: riccati_numpy is riccati_at of riccati_rates
+            local[name] = riccati_at(solutions[name], t)
         if name in rates:
             increments[name] = (real_array(y0), riccati_increment(c2, c1, c0, y0, t, rates[name]))
     near = _near(local, clocks, rates)
     return ccf.float64_kernel.sums_and_bounds(local, coefficients, increments, near)
 
 
-def _perturbed_outputs(ccf: CompiledClosedForm, env: Mapping[str, Any], last: np.ndarray) -> dict[str, np.ndarray]:
-    """The kernel's outputs at ``last`` from the starts times ``1 ± PROBE`` (signs from a fixed seed)."""
+def _perturbed_outputs(
+    ccf: CompiledClosedForm, env: Mapping[str, Any], last: np.ndarray, rows: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
+    """The kernel's outputs at ``last`` from the starts times ``1 ± PROBE`` (signs from a fixed seed, drawn for
+    the whole batch), of the starts ``rows`` (indices; all if None)."""
     rng = np.random.default_rng(0)
     local = {
         k: (v * (1 + PROBE * rng.choice((-1.0, 1.0), size=np.shape(v))) if k in ccf.starts else v)
         for k, v in env.items()
     }
+    if rows is not None:
+        batch = env_shape(env)[1]
+        local = {k: _taken(v, rows, batch) for k, v in local.items()}
     local, clocks, rates = _prepared(ccf, local)
     moved = _outputs_at(ccf, local, clocks, rates, ccf.float64_kernel.coefficients(local), last)
     return {name: x for name, (x, _) in moved.items()}

@@ -45,6 +45,14 @@ class CompiledModel:
     unit_quantities: Mapping[str, Callable[..., Any]]
     scalar_quantities: Mapping[str, Callable[..., Any]]
     scalar_scaling: dict[str, tuple[tuple[str, ...], ...]] = dataclasses.field(default_factory=dict)
+    scaling_reach: dict[str, int] = dataclasses.field(default_factory=dict)
+    """For a scale-invariant scalar quantity (``scalar_scaling``), a bound on the degree in the states of every
+    subexpression of its evaluation (each sum counted at its polynomial degree, a product at the sum of its
+    factors' degrees, a power at |exponent| times its base's): with it, ``numerics.evaluate._within`` tells where
+    every intermediate stays in the normal float64 range, so that it needs no rescaling there. Absent: always
+    rescaled."""
+    sum_degrees: dict[str, int] = dataclasses.field(default_factory=dict)
+    """The total degree in the states of each sum that is a polynomial in them (``numerics.evaluate._within``)."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +95,57 @@ def _compiled(spec: ModelSpec, ctx: Arithmetic) -> CompiledModel:
     units = {n: lambdified(q.expr, ctx) for n, q in quantities.items() if q.kind == "unit"}
     scalars = {n: lambdified(q.expr, ctx) for n, q in quantities.items() if q.kind == "scalar"}
     scaling = {n: groups for n in scalars if (groups := scaling_groups(model, n))}
-    return CompiledModel(spec, vector_field, sums, units, scalars, scaling)
+    reach = {n: r for n in scaling if (r := scaling_reach(model, n)) is not None}
+    return CompiledModel(spec, vector_field, sums, units, scalars, scaling, reach, sum_degrees(model))
+
+
+def sum_degrees(model: Model) -> dict[str, int]:
+    """``CompiledModel.sum_degrees`` of ``model``."""
+    import sympy as sp
+
+    states = [model.symbol(v) for v in model.state_names]
+    degrees = {}
+    for n, q in model.quantities.items():
+        if q.kind == "sum":
+            try:
+                degrees[n] = sp.Poly(sp.sympify(q.expr, strict=True), *states).total_degree()
+            except sp.PolynomialError:
+                continue
+    return degrees
+
+
+def scaling_reach(model: Model, name: str) -> int | None:
+    """``CompiledModel.scaling_reach`` of the scalar quantity ``name`` of ``model`` (at least 1), or None where
+    a subexpression is not bounded so (a sum that is not a polynomial in the states, a function other than
+    ``Abs``, ``Max``, ``Min``, ``Piecewise`` and comparisons, a symbolic exponent)."""
+    import sympy as sp
+
+    states = [model.symbol(v) for v in model.state_names]
+    degrees: dict[sp.Basic, int] = {model.symbol(n): d for n, d in sum_degrees(model).items()}
+
+    def reach(node: sp.Basic) -> int | None:
+        if node in degrees:
+            return degrees[node]
+        if node.is_Symbol or node.is_number or isinstance(node, sp.logic.boolalg.BooleanAtom):
+            return None if node in states or (node.is_Symbol and node in sums) else 0
+        if isinstance(node, sp.Pow):
+            base = reach(node.base)
+            exponent = node.exp
+            return None if base is None or not exponent.is_number else int(sp.ceiling(abs(exponent) * base))
+        found = [reach(a) for a in node.args]
+        parts = [r for r in found if r is not None]
+        if len(parts) < len(found):
+            return None
+        if isinstance(node, sp.Mul):
+            return sum(parts)
+        bounded = (sp.Add, sp.Abs, sp.Max, sp.Min, sp.Piecewise, sp.Tuple, sp.core.relational.Relational)
+        if isinstance(node, (*bounded, sp.logic.boolalg.Boolean)) or type(node).__name__ == "ExprCondPair":
+            return max(parts, default=0)
+        return None
+
+    sums = {model.symbol(n) for n, q in model.quantities.items() if q.kind == "sum"}
+    found = reach(sp.sympify(model.quantities[name].expr, strict=True))
+    return None if found is None else max(1, found)
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,31 @@ from .arithmetic import Arithmetic, arithmetic, fp, real_array
 from .compiled import CompiledModel
 from .matrix_field import MatrixCompiled
 
-__all__ = ["CHUNK", "apply", "env_shape", "quantities", "real_array", "unit_rhs", "unit_sums"]
+__all__ = ["CHUNK", "apply", "env_shape", "quantities", "real_array", "unit_reduce", "unit_rhs", "unit_sums"]
 
 CHUNK = 1 << 18
 """Values per array in one block of a blocked evaluation: the temporaries of a block stay in the cache."""
+SHORT = 7
+"""Unit axes up to this length are reduced by ``unit_reduce`` as elementwise passes over the units (numpy sums
+shorter runs than 8 in order, longer ones by 8 partial sums)."""
+MAX_EXPONENT = 900
+"""A scale-invariant quantity is evaluated without rescaling where its states are at most ``2^L`` and its sums
+at least ``2^(-d L)`` in magnitude, ``L = MAX_EXPONENT // reach`` (``_within``): every intermediate is then within
+2^±900 (the float64 range is 2^-1022 to 2^1024), and a sum's underflowed terms are below 2^-175 of it."""
+
+
+def unit_reduce(ufunc: np.ufunc, values: Any) -> Any:
+    """``ufunc.reduce`` over the unit (last) axis, kept of length 1. A short axis of machine numbers is reduced as
+    ``len - 1`` elementwise passes over strided slices, in the same order as numpy's own reduction there (which
+    runs one inner loop per output element over the short axis: 5–10× slower)."""
+    values = np.asarray(values)
+    width = values.shape[-1] if values.ndim else 0
+    if not 2 <= width <= SHORT or values.dtype.kind not in "fc":
+        return ufunc.reduce(values, axis=-1, keepdims=True)
+    out = ufunc(values[..., 0:1], values[..., 1:2])
+    for i in range(2, width):
+        ufunc(out, values[..., i : i + 1], out=out)
+    return out
 
 
 def apply(f: Callable[..., object], env: Mapping[str, Any], ctx: Arithmetic | str) -> Any:
@@ -30,12 +51,45 @@ def unit_sums(
     already in ``env``, e.g. from a closed form along its clock, is kept)."""
     env = dict(env)
     shape = env_shape(env)
+    ctx = arithmetic(ctx)
     for name, summand in summands.items():
         if name in env:
             continue
-        values = arithmetic(ctx).array(np.broadcast_to(apply(summand, env, ctx), shape))
-        env[name] = np.sum(values, axis=-1, keepdims=True)
+        if ctx.machine and len(shape) >= 2 and np.prod(shape) > CHUNK:
+            env[name] = _blocked_sum(summand, env, shape, ctx)
+            continue
+        values = ctx.array(np.broadcast_to(apply(summand, env, ctx), shape))
+        env[name] = unit_reduce(np.add, values)
     return env
+
+
+def _blocked_sum(
+    summand: Callable[..., object], env: Mapping[str, Any], shape: tuple[int, ...], ctx: Arithmetic
+) -> Any:
+    """The sum over the units of ``summand`` in blocks of about ``CHUNK`` values along the leading axis, into one
+    preallocated array: the summand's values never exist at full size (a fresh array of that size costs its page
+    faults, several times the arithmetic)."""
+    arguments = {n: env[n] for n in summand.names}  # type: ignore[attr-defined]  # a Lambdified has names
+    step = max(1, CHUNK // max(1, int(np.prod(shape[1:]))))
+    out = None
+    for start in range(0, shape[0], step):
+        rows = slice(start, start + step)
+        block = _leading(arguments, rows, shape)
+        values = np.broadcast_to(apply(summand, block, ctx), (len(range(*rows.indices(shape[0]))), *shape[1:]))
+        value = unit_reduce(np.add, ctx.array(values))
+        if out is None:
+            out = np.empty((*shape[:-1], 1), dtype=value.dtype)
+        out[rows] = value
+    return out
+
+
+def _leading(arguments: Mapping[str, Any], rows: slice, shape: tuple[int, ...]) -> dict[str, Any]:
+    """``arguments`` at the indices ``rows`` of the leading axis, where they have the full leading axis of
+    ``shape``."""
+    return {
+        n: (v[rows] if isinstance(v, np.ndarray) and v.ndim == len(shape) and v.shape[0] == shape[0] else v)
+        for n, v in arguments.items()
+    }
 
 
 def unit_rhs(cm: CompiledModel | MatrixCompiled, env: Mapping[str, Any], ctx: Arithmetic | str = fp) -> dict[str, Any]:
@@ -61,14 +115,23 @@ def quantities(
     ctx = arithmetic(ctx)
     shape = env_shape(env)
     summed: dict[tuple[tuple[str, ...], ...], dict[str, Any]] = {(): unit_sums(cm.sum_summands, env, ctx)}
+    bounded: dict[tuple[str, float], bool] = {}  # the cheap bound of each state, shared between quantities
+    plain: dict[str, Any] | None = None  # the sums from the unscaled states (not from a closed form's clock)
     out: dict[str, Any] = {name: summed[()][name][..., 0] for name in cm.sum_summands}
     if names is not None:
         out = {name: value for name, value in out.items() if name in names}
     for name, f in _chosen(cm.unit_quantities, names).items():
         out[name] = np.broadcast_to(_blocked(f, summed[()], ctx), shape)
     for name, f in _chosen(cm.scalar_quantities, names).items():
-        # only a bounded exponent range needs the rescaling
+        # only a bounded exponent range needs the rescaling: within it, the plain sums are shared
         groups = cm.scalar_scaling.get(name, ()) if ctx.machine else ()
+        if groups and name in cm.scaling_reach:
+            if plain is None:  # only the sums given in env (a closed form's, along its clock) summed again
+                given = {n: f for n, f in cm.sum_summands.items() if n in env}
+                unsummed = {k: v for k, v in env.items() if k not in given}
+                plain = {**summed[()], **{n: unit_sums({n: f}, unsummed, ctx)[n] for n, f in given.items()}}
+            if _within(cm, name, env, plain, groups, bounded):
+                summed[groups] = plain
         if groups not in summed:
             scaled = {k: v for k, v in _rescaled(env, groups).items() if k not in cm.sum_summands}
             summed[groups] = unit_sums(cm.sum_summands, scaled, ctx)
@@ -98,15 +161,54 @@ def _blocked(f: Callable[..., object], env: Mapping[str, Any], ctx: Arithmetic) 
     out = None
     for start in range(0, shape[0], step):
         rows = slice(start, start + step)
-        block = {
-            n: (v[rows] if isinstance(v, np.ndarray) and v.ndim == len(shape) and v.shape[0] == shape[0] else v)
-            for n, v in arguments.items()
-        }
-        value = apply(f, block, ctx)
+        value = apply(f, _leading(arguments, rows, shape), ctx)
         if out is None:
             out = np.empty(shape, dtype=value.dtype)
         out[rows] = value
     return out
+
+
+def _within(
+    cm: CompiledModel,
+    name: str,
+    env: Mapping[str, Any],
+    plain: Mapping[str, Any],
+    groups: tuple[tuple[str, ...], ...],
+    bounded: dict[tuple[str, float], bool],
+) -> bool:
+    """Whether the scale-invariant quantity ``name`` needs no rescaling (``MAX_EXPONENT``): with
+    ``L = MAX_EXPONENT // reach``, every entry of its groups' states is at most ``2^L`` in magnitude (global
+    extremes, memoized in ``bounded``) and every sum it reads, in ``plain`` (from the unscaled states), is at least
+    ``2^(-d L)`` in magnitude at every time and start, ``d`` the sum's degree in the states (a zero sum is
+    rescaled: it may have underflowed). Then no term or intermediate overflows, each sum's underflowed terms
+    change it by less than ``p 2^-175`` relative, and every intermediate of the quantity stays normal."""
+    reach = cm.scaling_reach.get(name)
+    sums = [n for n in cm.scalar_quantities[name].names if n in cm.sum_summands]  # type: ignore[attr-defined]
+    if reach is None or any(n not in cm.sum_degrees for n in sums):
+        return False
+    exponent = MAX_EXPONENT // reach
+    limit = 2.0**exponent
+    if not all(_bounded(env, v, limit, bounded) for group in groups for v in group):
+        return False
+    with np.errstate(invalid="ignore"):
+        return all(bool(np.all(np.abs(plain[n]) >= 2.0 ** (-cm.sum_degrees[n] * exponent))) for n in sums)
+
+
+def _bounded(env: Mapping[str, Any], name: str, limit: float, bounded: dict[tuple[str, float], bool]) -> bool:
+    """Whether every entry of the state ``name`` is at most ``limit`` in magnitude (False if one is NaN or the
+    state is not float): two global reductions, memoized in ``bounded``."""
+    if (name, limit) not in bounded:
+        v = np.asarray(env[name])
+        bounded[name, limit] = v.dtype.kind == "f" and (v.size == 0 or bool(v.max() <= limit and -v.min() <= limit))
+    return bounded[name, limit]
+
+
+def _largest(env: Mapping[str, Any], group: tuple[str, ...]) -> Any:
+    """The largest |entry| of the states ``group`` over the units (kept, of length 1), NaN if any is NaN."""
+    # from each state's extremes: two reductions, no temporary of the states' size
+    extremes = [unit_reduce(np.maximum, env[v]) for v in group]
+    extremes += [-unit_reduce(np.minimum, env[v]) for v in group]
+    return np.maximum.reduce(np.broadcast_arrays(*extremes))
 
 
 def _rescaled(env: Mapping[str, Any], groups: tuple[tuple[str, ...], ...]) -> dict[str, Any]:
@@ -114,10 +216,7 @@ def _rescaled(env: Mapping[str, Any], groups: tuple[tuple[str, ...], ...]) -> di
     over the units (exact: no rounding; a zero group stays zero)."""
     env = dict(env)
     for group in groups:
-        # the largest |entry| from each state's extremes: two reductions, no temporary of the states' size
-        extremes = [np.max(env[v], axis=-1, keepdims=True) for v in group]
-        extremes += [-np.min(env[v], axis=-1, keepdims=True) for v in group]
-        exponent = np.frexp(np.maximum.reduce(np.broadcast_arrays(*extremes)))[1]
+        exponent = np.frexp(_largest(env, group))[1]
         for v in group:
             env[v] = np.ldexp(env[v], -exponent)
     return env

@@ -141,7 +141,8 @@ def _in_extended_range(
     """The units (``flagged``, batch x p) whose float64 evaluation left the safe range, evaluated again in mpmath
     (whose exponent range is unbounded; each start's sums and clocks from all its units) and rounded to float64;
     ``OverflowError`` if a value is beyond float64."""
-    out = {name: np.array(states[name], dtype=float) for name in model.state_names}
+    # the states are the caller's own fresh arrays: the rows are written into them in place (no copy)
+    out = {name: np.asarray(states[name], dtype=float) for name in model.state_names}
     for row in np.flatnonzero(np.any(flagged, axis=-1)):
         units = np.flatnonzero(flagged[row])
         pick = {

@@ -110,3 +110,41 @@ def test_a_parameter_per_start_matches_start_by_start(monkeypatch: pytest.Monkey
         alone = arrays(cf.closed_form_numpy(ccf, single, T))
         for name in ("states:a", "states:b", "sums:theta"):
             np.testing.assert_array_equal(batched[name][:, i], alone[name][:, 0], err_msg=f"{name}, start {i}")
+
+
+def test_conditioning_probed_for_the_suspect_starts_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: the perturbed evaluation that estimates the conditioning runs on the starts whose terms cancel
+    only, with the signs drawn for the whole batch: the flags are those of the former evaluation of every start.
+    (As before, the flags depend on the batch through the signs: this start alone is refined, here it is not.)"""
+    rng = np.random.default_rng(5)
+    ordinary = {k: 0.3 * rng.standard_normal((6, 4)) + 1.0 for k in ("a", "b")}
+    init = {k: np.concatenate([ordinary[k][:3], CANCELLING[k][None], ordinary[k][3:]]) for k in ordinary}
+    ccf = cf.compiled_closed_form(models.get(MODEL))
+    env = {"a_0": init["a"][None], "b_0": init["b"][None], **PARAMS}
+    prepared, clocks, rates = cf._prepared(ccf, env)
+    coefficients = ccf.float64_kernel.coefficients(prepared)
+    original = cf._perturbed_outputs
+    probed: list[int] = []
+
+    def subset(ccf, env, last, rows=None):
+        probed.append(len(rows))
+        return original(ccf, env, last, rows)
+
+    def everything(ccf, env, last, rows=None):  # the former way: every start probed, then the rows taken
+        batch = cf.env_shape(env)[1]
+        return {k: cf._taken(v, rows, batch) for k, v in original(ccf, env, last).items()}
+
+    flags = {}
+    for name, probe in (("subset", subset), ("everything", everything)):
+        monkeypatch.setattr(cf, "_perturbed_outputs", probe)
+        flags[name] = cf._settling_cancellation(ccf, prepared, clocks, rates, coefficients, T)
+    assert probed and 0 < probed[0] < len(init["a"])  # a strict subset was probed
+    assert np.array_equal(flags["subset"], flags["everything"])
+    monkeypatch.setattr(cf, "_perturbed_outputs", original)
+    # the check can fail: probing with other signs (those of one start alone) changes a flag here
+    alone = {
+        k: v[:, 3:4] if isinstance(v, np.ndarray) and v.ndim == 3 and v.shape[1] > 1 else v for k, v in env.items()
+    }
+    p1, c1, r1 = cf._prepared(ccf, alone)
+    single = cf._settling_cancellation(ccf, p1, c1, r1, ccf.float64_kernel.coefficients(p1), T)
+    assert not np.array_equal(np.broadcast_to(single, (1, 4))[0], np.broadcast_to(flags["subset"], (7, 4))[3])
