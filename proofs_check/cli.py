@@ -223,12 +223,13 @@ def write_documents(
     args: argparse.Namespace,
     prog: str,
     results: Sequence[control.ControlResult] | None = None,
+    uncited: bool = False,
 ) -> int:
-    """Write the LaTeX document and/or compile the PDF; returns 0, or TEX_FAILED after saying why on stderr."""
+    """Write the LaTeX document and/or compile the PDF (with the models no paper declares where ``uncited``);
+    returns 0, or TEX_FAILED after saying why on stderr."""
     from proofs_check.latex_report import document
     from proofs_check.pdf import LatexError, PdflatexMissing, compile_pdf
 
-    uncited = not (args.paper or args.files or args.from_json)
     tex = document(records, papers, models, include_uncited=uncited, control=results)
     if args.latex is not None:
         _write("--latex", args.latex, tex)
@@ -273,8 +274,8 @@ def _load(args: argparse.Namespace, registry: Registry | None, every: bool = Fal
 
 def _from_json(
     args: argparse.Namespace, registry: Registry | None
-) -> tuple[list[Record], list[PaperInfo], dict, list[control.ControlResult] | None]:
-    """The records, papers, models and self-test of the saved report ``--from-json``: validated, bound to the
+) -> tuple[list[Record], list[PaperInfo], dict, list[control.ControlResult] | None, Registry]:
+    """The records, papers, models, self-test and registry of the saved report ``--from-json``: validated, bound to the
     registered claims (every registered paper, so that a saved claim of a paper ``--paper`` leaves out is still
     known) and restricted to those ``--paper`` / ``--claim`` select (:mod:`proofs_check.saved`)."""
     from proofs_check.saved import bind, load_report
@@ -282,7 +283,7 @@ def _from_json(
     report = load_report(args.from_json)  # before loading any paper: a bad file is refused at once
     registry, claims = _load(args, registry, every=True)
     records, papers, results = bind(report, registry, claims, args.from_json)
-    return records, papers, _models(registry, [p.key for p in papers]), results
+    return records, papers, _models(registry, [p.key for p in papers]), results, registry
 
 
 def _models(registry: Registry, keys: Sequence[str]) -> dict:
@@ -295,9 +296,11 @@ def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
     results: list[control.ControlResult] | None
     if args.from_json:
         try:
-            records, papers, models, results = _from_json(args, registry)
+            records, papers, models, results, registry = _from_json(args, registry)
         except (OSError, SyntaxError, ImportError) as exc:
             raise ValueError(str(exc)) from exc
+        # as the live run that saved it: the models no paper declares are reported when it covered every paper
+        uncited = not (args.paper or args.files) and {p.key for p in papers} == set(registry.papers())
     else:
         try:
             registry, claims = _load(args, registry)
@@ -319,6 +322,7 @@ def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
         save_timings([*records, *(r.record for r in results)])
         keys = list(dict.fromkeys(r.claim.citation.paper for r in records))
         papers, models = [registry.paper(k).info for k in keys], _models(registry, keys)
+        uncited = not (args.paper or args.files) and set(keys) == set(registry.papers())
     out = sys.stderr if args.json == "-" else sys.stdout
     extra = {}
     if args.conservation:
@@ -333,7 +337,7 @@ def _run(args: argparse.Namespace, registry: Registry | None, prog: str) -> int:
         print("\n".join(f"  {line}" for line in broken), file=sys.stderr)
     if args.json is not None:
         write_json(records, args.json, papers, extra, results)
-    if (args.latex or args.pdf) and write_documents(records, papers, models, args, prog, results) != 0:
+    if (args.latex or args.pdf) and write_documents(records, papers, models, args, prog, results, uncited) != 0:
         return TEX_FAILED
     return 1 if broken or any(r.outcome.status in FAILING for r in records) else 0
 
