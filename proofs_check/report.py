@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -35,9 +37,17 @@ def _status(record: Record) -> str:
 
 
 def table_width() -> int:
-    """The terminal's width (``COLUMNS``, else the terminal's size), or :data:`MAX_WIDTH` where there is none;
-    never more than :data:`MAX_WIDTH` nor less than 40."""
-    return max(40, min(MAX_WIDTH, shutil.get_terminal_size((MAX_WIDTH, 24)).columns))
+    """The width to print in: ``COLUMNS`` where it is set, else the terminal's width where standard output is a
+    terminal, else :data:`MAX_WIDTH` (a file, a pipe, a test worker); never more than :data:`MAX_WIDTH` nor less
+    than 40."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit():
+        width = int(columns)
+    elif sys.stdout is not None and sys.stdout.isatty():
+        width = shutil.get_terminal_size((MAX_WIDTH, 24)).columns
+    else:
+        width = MAX_WIDTH
+    return max(40, min(MAX_WIDTH, width))
 
 
 def format_table(records: Sequence[Record], width: int | None = None) -> str:

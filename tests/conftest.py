@@ -13,6 +13,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
+# pytest-xdist's workers run with COLUMNS=80: the tables the tests read are laid out for no terminal (120 columns,
+# proofs_check.report.table_width), as in CI's log; tests of the terminal width set COLUMNS themselves
+os.environ.pop("COLUMNS", None)
+
 set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / ".hypothesis"))
 
 settings.register_profile(
