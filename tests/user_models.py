@@ -6,17 +6,17 @@ import sympy as sp
 
 from derivations import Model, Quantity
 
-__all__ = ["quartic_decay"]
+__all__ = ["quartic_decay", "whitened_product"]
 
 
-def quartic_decay(name: str = "quartic_decay") -> Model:
-    """f = sum_i a_i b_i x_i (whitened) with the quartic decay mu/4 sum_i (a_i^4 + b_i^4): it conserves no law, so
-    ``solve`` solves it only on the balanced line a = b (by the separable method)."""
+def whitened_product(**changes: object) -> dict:
+    """The keyword arguments of ``Model`` for f = sum_i a_i b_i x_i on whitened inputs, target sum_i S_i x_i, a
+    shared ``mu`` (``changes`` replace or add fields)."""
     a, b = sp.symbols("a b", real=True)
-    return Model(
-        name=name,
-        title="f = sum_i a_i b_i x_i with quartic weight decay",
-        reference="a user's model",
+    base = dict(
+        name="user_model",
+        title="t",
+        reference="r",
         state_names=("a", "b"),
         unit_param_names=("S",),
         shared_param_names=("mu",),
@@ -26,5 +26,18 @@ def quartic_decay(name: str = "quartic_decay") -> Model:
         input_dim=lambda p: p,
         quantities={"theta": Quantity("unit", a * b, "output")},
         domains={"S": "real", "mu": "positive"},
-        regularizer=lambda s: s["mu"] * sum(ai**4 + bi**4 for ai, bi in zip(s["a"], s["b"], strict=True)) / 4,
+    )
+    return {**base, **changes}
+
+
+def quartic_decay(name: str = "quartic_decay") -> Model:
+    """f = sum_i a_i b_i x_i (whitened) with the quartic decay mu/4 sum_i (a_i^4 + b_i^4): it conserves no law, so
+    ``solve`` solves it only on the balanced line a = b (by the separable method)."""
+    return Model(
+        **whitened_product(
+            name=name,
+            title="f = sum_i a_i b_i x_i with quartic weight decay",
+            reference="a user's model",
+            regularizer=lambda s: s["mu"] * sum(ai**4 + bi**4 for ai, bi in zip(s["a"], s["b"], strict=True)) / 4,
+        )
     )

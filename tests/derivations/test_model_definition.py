@@ -10,27 +10,14 @@ import pytest
 import sympy as sp
 
 from derivations import Model, Quantity, registry
+from tests.user_models import whitened_product
 
 a, b = sp.symbols("a b", real=True)
 
 
 def definition(**changes: object) -> dict:
     """The keyword arguments of a valid model f = sum_i a_i b_i x_i on whitened inputs, with ``changes``."""
-    base = dict(
-        name="user_model",
-        title="t",
-        reference="r",
-        state_names=("a", "b"),
-        unit_param_names=("S",),
-        shared_param_names=("mu",),
-        network=lambda s, x: sum(ai * bi * xi for ai, bi, xi in zip(s["a"], s["b"], x, strict=True)),
-        target=lambda s, x: sum(si * xi for si, xi in zip(s["S"], x, strict=True)),
-        moment=lambda s, i, j: sp.S.One if i == j else sp.S.Zero,
-        input_dim=lambda p: p,
-        quantities={"theta": Quantity("unit", a * b, "output")},
-        domains={"S": "real", "mu": "positive"},
-    )
-    return {**base, **changes}
+    return whitened_product(**changes)
 
 
 def _two_inputs(moment: object) -> dict:
