@@ -77,7 +77,7 @@ assert np.all(np.abs(np.arctanh(run["alignment_weighted"][-1])) < 0.05)
 # Scaling a draw by $\sigma$ leaves $\theta_0$ and the cosines at $t = 0$ unchanged and sends $B \to B_1/\sigma^2$
 # (claim `xu_ziyin2025.mechanisms.init_scale.scaling`). So every draw learns by rescaling at small $\sigma$
 # ($K_\infty/K_0 \approx B/\cosh\theta_0$; the reconstruction of Table 1 says $\approx 2B$, which is
-# $\varphi_\infty = \alpha_+$), by alignment, then by disalignment from $\sigma_*^2 = B_1/\sinh|\theta_0|$ on, and at
+# $\varphi_\infty = \alpha_+$), by alignment, then by disalignment from $\sigma_c^2 = B_1/\sinh|\theta_0|$ on, and at
 # large $\sigma$, $K_\infty/K_0 \to 1/\cosh\theta_0$: not lazy at finite width, $|\Delta K/K| \approx \theta_0^2/2
 # \propto 1/d$ (claims `mechanisms.init_scale.crossover`, `.limits`, `.sweep`). The paper reports no figure values for
 # this sweep; the dashed lines are the derived predictions, the markers the exact solution.
@@ -100,7 +100,7 @@ for k, d in enumerate((10, 1000)):
     axes[1].plot(scales, shares[0], "--", color=f"C{k}", label=f"rescaling, $d = {d}$")
     assert np.allclose(r.crossover, np.sqrt(r.b1 / np.sinh(np.abs(r.theta0))), rtol=1e-6)
     assert np.all(np.diff(r.mechanism, axis=0) >= 0)
-axes[0].set(xlabel=r"initialization scale $\sigma$", ylabel=r"$K_\infty/K_0$", title=r"NTK change ($\sigma_*$ dotted)")
+axes[0].set(xlabel=r"initialization scale $\sigma$", ylabel=r"$K_\infty/K_0$", title=r"NTK change ($\sigma_c$ dotted)")
 axes[0].legend(fontsize=7)
 axes[1].set(xscale="log", xlabel=r"initialization scale $\sigma$", ylabel="fraction of 16 draws", title="Mechanism")
 axes[1].legend(fontsize=7)

@@ -7,7 +7,7 @@ angle :math:`\theta_0 = \tfrac12\ln(P/Q)` and both cosines at :math:`t = 0` are 
 with :math:`|\theta|` and :math:`\theta_\infty = \operatorname{asinh}B` decreases with :math:`\sigma`, one sweep of
 :math:`\sigma` passes, for every draw, from learning by rescaling (:math:`B \to \infty`:
 :math:`K_\infty/K_0 \sim B/\cosh\theta_0`, :math:`\zeta \to 1`) through alignment (:math:`|\zeta|` rises) to
-disalignment (:math:`|\zeta|` falls) at :math:`\sigma_*^2 = B_1/\sinh|\theta_0|`; as :math:`\sigma \to \infty`,
+disalignment (:math:`|\zeta|` falls) at :math:`\sigma_c^2 = B_1/\sinh|\theta_0|`; as :math:`\sigma \to \infty`,
 :math:`K_\infty/K_0 \to 1/\cosh\theta_0`, which is lazy only up to :math:`1 - 1/\cosh\theta_0 \approx \theta_0^2/2 =
 O(1/d)`: a very large initialization is the kernel regime only as the width grows (spec §4.4, "a large
 initialization causes disalignment rather than lazy training, unless f(0) = 0").
@@ -78,8 +78,8 @@ def _theta_inf(expr_b: sp.Expr) -> sp.Expr:
 
 
 theta_star = PAPER.symbol(
-    "theta_oo(sigma_*)",
-    r"\theta_\infty(\sigma_*)",
+    "theta_oo(sigma_c)",
+    r"\theta_\infty(\sigma_c)",
     lambda: _theta_inf(B1 / (B1 / sp.sinh(theta_abs))),
     real=True,
 )
@@ -96,9 +96,9 @@ PAPER.claim(
     where=spec("§4.2, §5 (learning by disalignment)"),
     derived=True,
     assume=(
-        "B = B₁/σ² > 0 (b > 0); σ_*² = B₁/sinh|θ₀|; θ_∞ = asinh B decreases strictly with σ",
-        "|ζ| increases with |θ| (alignment.derivative, ζ odd in θ), so |ζ| rises for σ < σ_* (alignment) and falls "
-        "for σ > σ_* (disalignment)",
+        "B = B₁/σ² > 0 (b > 0); σ_c² = B₁/sinh|θ₀|; θ_∞ = asinh B decreases strictly with σ",
+        "|ζ| increases with |θ| (alignment.derivative, ζ odd in θ), so |ζ| rises for σ < σ_c (alignment) and falls "
+        "for σ > σ_c (disalignment)",
     ),
 )
 
@@ -204,7 +204,7 @@ def _ends(u0: np.ndarray, w0: np.ndarray, points: int = 2) -> dict[str, np.ndarr
 
 def crossover_scale(u0: np.ndarray, w0: np.ndarray, bisections: int = BISECTIONS) -> np.ndarray:
     r"""Per draw, the scale :math:`\sigma` at which :math:`|\zeta(\infty)| = |\zeta(0)|`, found by bisection in
-    :math:`\ln\sigma` on the closed form's end values (no formula for :math:`\sigma_*` is used).
+    :math:`\ln\sigma` on the closed form's end values (no formula for :math:`\sigma_c` is used).
 
     Arguments:
         u0, w0: initial weights, shape (draws, d).
@@ -227,7 +227,7 @@ def crossover_scale(u0: np.ndarray, w0: np.ndarray, bisections: int = BISECTIONS
 class SweepResult:
     """One width's sweep: ``mechanism[i, j]`` the mechanism of draw j at ``scales[i]`` (index into
     :data:`MECHANISMS`), ``ntk_ratio`` :math:`K_\\infty/K_0`, ``zeta_end`` :math:`\\zeta(\\infty)`, ``theta0`` and
-    ``b1`` per draw (:math:`\\theta_0`, :math:`B` at σ = 1, from the initial sums), ``crossover`` the measured σ_*."""
+    ``b1`` per draw (:math:`\\theta_0`, :math:`B` at σ = 1, from the initial sums), ``crossover`` the measured σ_c."""
 
     d: int
     scales: tuple[float, ...]
@@ -291,7 +291,7 @@ def sweep_claim(
     r"""Check the sweep against the derived mechanisms; the keywords select wrong variants for the tests.
 
     Arguments:
-        crossover: the predicted :math:`\sigma_*^2 = B_1/f(|\theta_0|)`, ``"sinh"`` (derived) or ``"tanh"``,
+        crossover: the predicted :math:`\sigma_c^2 = B_1/f(|\theta_0|)`, ``"sinh"`` (derived) or ``"tanh"``,
             ``"identity"`` (wrong variants).
         large_limit: :math:`K_\infty/K_0` at the largest σ, ``"1/cosh"`` (derived) or ``"1"`` (lazy at any width).
         rescaling_factor: :math:`c` in :math:`K_\infty/K_0 \approx cB/\cosh\theta_0` at the smallest σ (derived 1;
@@ -329,7 +329,7 @@ def sweep_claim(
         small_error = float(np.max(np.abs(r.ntk_ratio[0] / small - 1)))
         lazy.append(float(np.mean(np.abs(r.ntk_ratio[-1] - 1))))
         rows.append(
-            f"d = {d}: mechanisms ordered {ordered} (scales with each: {seen}); max |σ_*/σ_pred − 1| = {cross:.1e}; "
+            f"d = {d}: mechanisms ordered {ordered} (scales with each: {seen}); max |σ_c/σ_pred − 1| = {cross:.1e}; "
             f"largest σ: max |K∞/K₀ ÷ limit − 1| = {large_error:.1e}, max |ζ(∞)| = {np.max(np.abs(r.zeta_end[-1])):.1e}"
             f", mean |ΔK/K| = {lazy[-1]:.2e}; smallest σ: max |K∞/K₀ ÷ (cB/cosh θ₀) − 1| = {small_error:.1e}, "
             f"|u| grows ≥ {np.min(r.rescaled_norm_growth):.3g}× after ζ_η ≥ {RESCALED_ALIGNMENT} with cos∠(u, u∞) ≥ "
@@ -350,7 +350,7 @@ def sweep_claim(
         failures["lazy only as d grows"] = rows[-1]
     method = (
         f"closed form of layerwise_lr_linear, d = {widths}, {len(seeds)} draws, σ = 1e-4 … 1e3 "
-        f"({len(SWEEP_SCALES)} scales); σ_* by bisection on the closed form"
+        f"({len(SWEEP_SCALES)} scales); σ_c by bisection on the closed form"
     )
     if failures:
         return Outcome.refuted(method, failures, "; ".join(rows))
@@ -360,7 +360,7 @@ def sweep_claim(
 PAPER.claim(
     "mechanisms.init_scale.sweep",
     "One sweep of the initialization scale σ at fixed width: every draw learns by rescaling at small σ, by alignment, "
-    "then by disalignment from σ_*² = B₁/sinh|θ₀| on; at large σ, K_∞/K₀ → 1/cosh θ₀ (not lazy at finite width; "
+    "then by disalignment from σ_c² = B₁/sinh|θ₀| on; at large σ, K_∞/K₀ → 1/cosh θ₀ (not lazy at finite width; "
     "|ΔK/K| ∝ 1/d)",
     where=spec("§4.4, §5"),
     derived=True,

@@ -70,7 +70,7 @@ def test_the_sweep_is_supported_and_its_wrong_variants_refuted(small_sweep):
 
 
 def test_the_crossover_is_measured_without_the_formula():
-    # bisection on the closed form alone: a draw scaled by c has its crossover at σ_*/c
+    # bisection on the closed form alone: a draw scaled by c has its crossover at σ_c/c
     u0, w0 = me._draws(10, range(3))
     first = me.crossover_scale(u0, w0)
     assert first == pytest.approx(2 * me.crossover_scale(2 * u0, 2 * w0), rel=1e-9)
