@@ -95,14 +95,14 @@ class Trajectory(Mapping[str, np.ndarray]):
 
     @property
     def options(self) -> dict[str, object]:
-        """The options of the method that ran (``numerics.methods``, e.g. ``{"dps": 30, "max_steps": None,
-        "max_dps": 10000}`` for ``"mpmath"``), by name, as the method object holds them after validation."""
+        """The options of the method that ran (``numerics.methods``), by name, as the method object holds them after
+        validation; e.g. for ``"mpmath"``: ``{"dps": 30, "max_steps": None, "max_dps": 10000}``."""
         return self.method.options
 
     @property
     def message(self) -> str:
-        """A one-line account of the run: the method, its options and the work counted (e.g. ``"scipy
-        (max_steps=None): 41 steps, 511 field evaluations, 0.012 s"``)."""
+        """A one-line account of the run: the method, its options and the work counted, e.g.
+        ``"scipy (max_steps=None): 41 steps, 511 field evaluations, 0.012 s"``."""
         options = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         work = [f"{self.nsteps} steps"] if self.nsteps is not None else []
         work += [f"{self.nfev} field evaluations"] if self.nfev is not None else []
