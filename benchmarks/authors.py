@@ -28,9 +28,10 @@ not re-implemented here.
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import scipy.optimize
@@ -41,6 +42,10 @@ from numerics.linear_network import init_to_weights
 from proofs_check.papers.domine2025.qqt import qqt, unaligned_start
 from proofs_check.papers.kunin2025.reference_problems import dln_problem_a
 from proofs_check.papers.kunin2025.settings import pesme_flammarion
+
+# timing.py lies beside this script, which is also loaded by path (tests/test_authors_benchmark.py)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timing import interleaved
 
 
 @dataclass(frozen=True)
@@ -57,17 +62,6 @@ class Task:
     def ratio(self) -> float:
         """authors-style seconds / package seconds (> 1: the package is faster)."""
         return self.authors / self.package
-
-
-def interleaved(fs: Sequence[Callable[[], object]], repeats: int) -> list[float]:
-    """The fastest of ``repeats`` runs of each of ``fs``, run in turn."""
-    spent: list[list[float]] = [[] for _ in fs]
-    for _ in range(repeats):
-        for f, times in zip(fs, spent, strict=True):
-            start = time.perf_counter()
-            f()
-            times.append(time.perf_counter() - start)
-    return [min(times) for times in spent]
 
 
 def relative(got: np.ndarray, reference: np.ndarray) -> float:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 from scipy.integrate import solve_ivp
+from timing import interleaved  # benchmarks/timing.py, beside this script
 
 from derivations import models
 from derivations.conservation import count_conservation_laws
@@ -78,18 +79,6 @@ def compared(
 def best(f: Callable[[], object], repeats: int = 3) -> float:
     """The fastest of ``repeats`` wall-clock runs of ``f``."""
     return interleaved([f], repeats)[0]
-
-
-def interleaved(fs: Sequence[Callable[[], object]], repeats: int = 3) -> list[float]:
-    """The fastest of ``repeats`` runs of each of ``fs``, run in turn, so that a change of load on a shared
-    machine affects them alike."""
-    times = [[] for _ in fs]
-    for _ in range(repeats):
-        for f, spent in zip(fs, times, strict=True):
-            start = time.perf_counter()
-            f()
-            spent.append(time.perf_counter() - start)
-    return [min(spent) for spent in times]
 
 
 def starts(n: int, seed: int = 0) -> dict[str, np.ndarray]:
