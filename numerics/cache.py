@@ -60,6 +60,8 @@ SHARED_WRITE = stat.S_IWGRP | stat.S_IWOTH
 """Permission bits that let someone else write a cache directory or entry (``0o022``)."""
 PRIVATE_DIRECTORY = 0o700
 PRIVATE_FILE = 0o600
+UNINSPECTABLE = "cannot be inspected"
+"""How :func:`insecure` starts the reason for a path whose status cannot be read (e.g. below a regular file)."""
 
 
 class CacheWarning(UserWarning):
@@ -207,11 +209,11 @@ def insecure(path: Path) -> str:
     except FileNotFoundError:
         return ""
     except OSError as exc:
-        return f"cannot be inspected ({exc.strerror or exc})"
+        return f"{UNINSPECTABLE} ({exc.strerror or exc})"
     if info.st_uid != os.getuid():
-        return f"owned by uid {info.st_uid}, not by the current user (uid {os.getuid()})"
+        return f"is owned by uid {info.st_uid}, not by the current user (uid {os.getuid()})"
     if info.st_mode & SHARED_WRITE:
-        return f"writable by group or others (mode {stat.S_IMODE(info.st_mode):04o})"
+        return f"is writable by group or others (mode {stat.S_IMODE(info.st_mode):04o})"
     return ""
 
 
@@ -223,9 +225,14 @@ def _trusted(path: Path) -> bool:
     problem = insecure(path)
     if problem and path not in _WARNED:
         _WARNED.add(path)
+        if problem.startswith(UNINSPECTABLE):  # e.g. a file where a directory of the cache belongs
+            advice = f"remove what is in the way, or point {CACHE_ENV} to a directory of your own"
+        else:
+            advice = (
+                "its entries are code run in this process. Keep the cache directory private (chmod 700, owned by you)"
+            )
         warnings.warn(
-            f"disk cache not used: {str(path)!r} is {problem}; its entries are code run in this process. Keep the "
-            f"cache directory private (chmod 700, owned by you), or set {CACHE_ENV}=off",
+            f"disk cache not used: {str(path)!r} {problem}; {advice}, or set {CACHE_ENV}=off",
             CacheWarning,
             stacklevel=2,
         )
@@ -267,11 +274,14 @@ def _write(path: Path, value: object) -> None:
             directory.mkdir(mode=PRIVATE_DIRECTORY, parents=True, exist_ok=True)  # private whatever the umask
         temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+    except OSError:
+        return
+    try:
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)
         temporary.replace(path)  # atomic: a concurrent reader sees the old file or the whole new one
-    except OSError:
-        return
+    except OSError:  # e.g. a directory where the entry belongs: no temporary file is left behind
+        temporary.unlink(missing_ok=True)
 
 
 def _prune(base: Path) -> None:

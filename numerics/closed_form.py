@@ -279,6 +279,14 @@ class CompiledClosedForm:
         return self.kernel
 
 
+@dataclass(frozen=True)
+class NoClosedForm:
+    """The cached artifact of a model ``derivations.solve`` found no closed form for: the reason, typed (a bare
+    string would let any pickled string found in the cache pass for a refusal)."""
+
+    reason: str
+
+
 def compiled_closed_form(model: str | Model | ModelSpec, ctx: Arithmetic | str = fp) -> CompiledClosedForm:
     """The compiled closed form of ``model`` in the arithmetic ``ctx`` (or its legacy name, ``"numpy"`` or
     ``"mpmath"``), through the disk cache; ``ValueError`` quoting the reason if ``derivations.solve`` found none."""
@@ -288,15 +296,15 @@ def compiled_closed_form(model: str | Model | ModelSpec, ctx: Arithmetic | str =
         spec.key,
         f"closed-form-{chosen.name}",
         lambda: _compiled_closed_form(spec.model, chosen),
-        (CompiledClosedForm, str),  # a model without one caches the reason
+        (CompiledClosedForm, NoClosedForm),  # a model without one caches the reason
     )
-    if isinstance(built, str):
-        raise ValueError(f"method='closed_form' needs a closed form: {built}")
+    if isinstance(built, NoClosedForm):
+        raise ValueError(f"method='closed_form' needs a closed form: {built.reason}")
     return built
 
 
-def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm | str:
-    """The compiled closed form, or the text of ``Unsolved``."""
+def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm | NoClosedForm:
+    """The compiled closed form, or the reason there is none (the text of ``Unsolved``)."""
     import sympy as sp
 
     from derivations.closed_form import Unsolved
@@ -308,7 +316,7 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
 
     solution = model.solution
     if isinstance(solution, Unsolved):
-        return str(solution)
+        return NoClosedForm(str(solution))
     riccati: dict[str, tuple[Callable[..., object], ...]] = {}
     implicit: dict[str, CompiledImplicit] = {}
     others: list[CompiledClock] = []
@@ -325,7 +333,7 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
             try:
                 others.append(compile_clock(sol, ctx))
             except ValueError as error:
-                return f"{solution.model}: {error}"
+                return NoClosedForm(f"{solution.model}: {error}")
     general = solution.general.reason if solution.general else "not solved"
     # an eliminated state sqrt(q(y)) with its conserved differences of squares as products (no cancellation)
     state = {n: factored_radicands(e, list(solution.clocks)) for n, e in solution.state.items()}

@@ -305,3 +305,15 @@ def test_what_the_cache_creates_is_private_whatever_the_umask(
 
 def stat_mode(path: Path) -> int:
     return path.stat().st_mode & 0o777
+
+
+def test_a_planted_string_is_no_refusal_of_the_closed_form(fresh: Path) -> None:
+    """A model without a closed form caches its reason as a typed ``NoClosedForm``: a pickled string found in the
+    closed-form entry (before: taken for the cached reason, "needs a closed form: a string") is rebuilt."""
+    spec = spec_of("two_layer_scalar")
+    path = fresh / cache.code_key() / spec.key / "closed-form-numpy.pickle"
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path.write_bytes(pickle.dumps("a string"))
+    path.chmod(0o600)
+    assert compiled_closed_form(spec).model == "two_layer_scalar"
+    assert not isinstance(pickle.loads(path.read_bytes()), str)  # rewritten
