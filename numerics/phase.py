@@ -98,20 +98,9 @@ def _integers(name: str, values: Sequence[int], minimum: int) -> tuple[int, ...]
     return tuple(int(v) for v in out)
 
 
-_STANDARD: dict[tuple[int, int], np.ndarray] = {}
-"""Per (seed, width), the standard normal draw z of shape (2, d): every parametrization scales the same z (the §4.3
-rows draw them once per process instead of once per row; at most sum(widths) × seeds × 2 floats, 545 MB there)."""
-
-
-def _standard(d: int, seed: int) -> np.ndarray:
-    if (seed, d) not in _STANDARD:
-        _STANDARD[(seed, d)] = np.random.default_rng((seed, d)).standard_normal((2, d))
-    return _STANDARD[(seed, d)]
-
-
 def initializations(p: Parametrization, d: int, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
     """u₀, w₀ of shape (len(seeds), d): initialization i from ``numpy.random.default_rng((seeds[i], d))``."""
-    z = np.stack([_standard(d, seed) for seed in seeds])
+    z = np.stack([np.random.default_rng((seed, d)).standard_normal((2, d)) for seed in seeds])
     return z[:, 0] * math.sqrt(p.var_u(d)), z[:, 1] * math.sqrt(p.var_w(d))
 
 
