@@ -64,6 +64,11 @@ def test_bad_shared_work_is_refused_naming_the_claim() -> None:
 
 def test_the_delta_claims_run_with_the_phase_rows_they_reuse() -> None:
     """The paper declares it (xu_ziyin2025/claims_alignment.py), not the loader."""
-    claim = load_papers(["xu_ziyin2025"]).paper("xu_ziyin2025")["alignment.delta.xavier"]
-    assert claim.work_group == work_group(claim) == "xu_ziyin2025.phase"
+    paper = load_papers(["xu_ziyin2025"]).paper("xu_ziyin2025")
+    claim = paper["alignment.delta.xavier"]
+    assert (
+        claim.work_group == work_group(claim) == paper["phase.table.xavier"].work_group == "xu_ziyin2025.phase.xavier"
+    )
+    # the rows of other parametrizations share no draws with it: they may run on the other worker at once
+    assert paper["phase.table.ntk"].work_group != claim.work_group
     assert work_group("xu_ziyin2025.alignment.delta.xavier") == "xu_ziyin2025.alignment"  # an id alone: its section

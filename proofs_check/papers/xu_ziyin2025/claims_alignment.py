@@ -299,8 +299,9 @@ for _key, _label in DELTA_LABELS.items():
             f"solution: δ = {DERIVED_DELTA[_key]:g}",
         ),
         check=partial(delta_claim, _key),
-        # the width sweeps are draws the §4.3 rows measure (numerics.phase.draw_changes): one worker computes them
-        shared_work="xu_ziyin2025.phase",
+        # the width sweeps are draws the §4.3 row of this parametrization measures (numerics.phase.draw_changes):
+        # one worker computes them
+        shared_work=f"xu_ziyin2025.phase.{_key}",
     )
 DISALIGN_WIDTH, DISALIGN_GAMMA, DISALIGN_SEEDS = 10, 30.0, range(200)
 

@@ -181,4 +181,7 @@ for _key in TABLE:
             NO_EQUATION,
         ),
         check=_table_row(_key),
+        # one group per parametrization (with its δ claim, which reuses its draws): the rows share no work with
+        # each other, so the two workers can run them at once
+        shared_work=f"xu_ziyin2025.phase.{_key}",
     )

@@ -186,3 +186,22 @@ def test_width_exponents_at_modest_widths(key):
 @pytest.mark.parametrize("key", list(TABLE))
 def test_width_exponents_full_table(key):
     _check_exponents(key, (100, 400, 1600, 6400, 25600), range(1000))
+
+
+def test_initializations_are_the_per_seed_draws_whichever_row_drew_them_first():
+    """numerics.phase keeps each (seed, width)'s standard draw for the next row: the values must be those of
+    default_rng((seed, d)) scaled by the row's own σ, for every row and in any order of calls."""
+    from numerics.phase import initializations
+
+    seeds, d = [3, 1, 3, 7], 17
+    z = np.stack([np.random.default_rng((s, d)).standard_normal((2, d)) for s in seeds])
+    for key in ("kaiming_fan_in", "small_init", "kaiming_fan_in"):
+        p = PARAMETRIZATIONS[key]
+        u0, w0 = initializations(p, d, seeds)
+        assert np.array_equal(u0, z[:, 0] * math.sqrt(p.var_u(d)))
+        assert np.array_equal(w0, z[:, 1] * math.sqrt(p.var_w(d)))
+    # another width is another draw, not the cached one of width 17
+    other = initializations(PARAMETRIZATIONS["ntk"], d + 1, seeds)[0]
+    assert np.array_equal(
+        other, np.stack([np.random.default_rng((s, d + 1)).standard_normal((2, d + 1))[0] for s in seeds])
+    )
