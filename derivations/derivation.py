@@ -221,6 +221,7 @@ class Derivation:
                 pending.append(_generic_run(step.method, run))
                 index += len(run)
                 continue
+            index += 1
             where = f" (eq. {text_latex(step.tag)})" if step.tag else ""
             intro = "".join(pending) + f"Step {number}{where}: {text_latex(step.justification)}."
             pending = []
