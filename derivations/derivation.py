@@ -1,7 +1,10 @@
 """A recorded derivation: ordered steps, each a SymPy relation with its justification and its check.
 
 ``Derivation.check()`` re-verifies every step independently of how it was produced; ``Derivation.latex()``
-renders the steps as an ``align`` block tagged with the paper's equation numbers.
+renders the steps as an ``align`` block tagged with the paper's equation numbers. A step may be one of the generic
+steps of a method stated once in a section of its own (``Step.method``, a :class:`MethodReference`, e.g. the Riccati
+method of ``derivations.riccati``); ``Derivation.latex(mode="condensed")`` then shows each run of such steps as one
+line that refers to that section, so that a model's derivation shows only what is its own.
 """
 
 from __future__ import annotations
@@ -16,7 +19,25 @@ from .naming import align_rows
 from .proof import Proof, prove_zero
 from .prose import text_latex
 
-__all__ = ["Derivation", "Step", "StepCheck"]
+__all__ = ["LATEX_MODES", "Derivation", "MethodReference", "Step", "StepCheck"]
+
+LATEX_MODES = ("full", "condensed")
+"""The renderings of :meth:`Derivation.latex`: every step, or the generic steps of a method as a reference to it."""
+
+
+@dataclass(frozen=True, eq=False)
+class MethodReference:
+    """A generic method whose steps are derived once, for symbolic coefficients, in a section of their own.
+
+    ``name`` is how prose names it ("the Riccati method"), ``label`` the LaTeX label of its section, ``section``
+    builds that section (its LaTeX, the ``\\section`` carrying ``label``) and ``topics`` maps the key of each of its
+    generic steps to what the step does ("partial fractions"), for the line that stands for a run of them.
+    """
+
+    name: str
+    label: str
+    section: Callable[[], str]
+    topics: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -42,6 +63,7 @@ class Step:
     evidence: Mapping[sp.Symbol, tuple[float, float]] | None = None
     verifier: Callable[[], Proof] | None = None
     key: str = ""
+    method: MethodReference | None = None
 
     def __post_init__(self) -> None:
         # a relation SymPy decided on construction (Eq(q(y0), 0) -> True) would be displayed as "True": the step
@@ -159,21 +181,73 @@ class Derivation:
         """The steps a pipeline recorded under ``key`` (e.g. ``"clock_ode"``), in order."""
         return [s for s in self.steps if s.key == key]
 
-    def latex(self, symbol_names: Mapping[sp.Symbol, str] | None = None, budget: float = 72.0) -> str:
+    def methods(self) -> tuple[MethodReference, ...]:
+        """The methods whose generic steps this derivation contains, in order of first appearance."""
+        return tuple(dict.fromkeys(s.method for s in self.steps if s.method is not None))
+
+    def latex(
+        self, symbol_names: Mapping[sp.Symbol, str] | None = None, budget: float = 72.0, mode: str = "full"
+    ) -> str:
         r"""The steps as one ``align`` environment: each step is introduced by ``\intertext`` with its number
         and justification, and its rows are tagged with the paper's equation number (untagged: ``\notag``).
 
-        Symbols are printed through the naming table (``derivations.naming``), ``symbol_names`` overriding
-        single entries; right-hand sides wider than ``budget`` characters are broken over several rows.
+        Arguments:
+            symbol_names: overrides of single entries of the naming table (``derivations.naming``) through which
+                symbols are printed.
+            budget: right-hand sides wider than this many characters are broken over several rows.
+            mode: ``"full"`` (every step) or ``"condensed"``: each run of consecutive generic steps of a method
+                (``Step.method``) is one line naming what they do and referring to the method's section
+                (``\ref`` of ``MethodReference.label``), with their numbers and equation tags; the other steps are
+                shown as in the full form, under the same numbers.
+
+        Returns:
+            The LaTeX of the ``align`` environment (a run of generic steps at the end follows it as a paragraph).
+
+        Raises:
+            ValueError: ``mode`` is not one of ``LATEX_MODES``.
         """
-        rows = []
-        for number, step in enumerate(self.steps, start=1):
+        if mode not in LATEX_MODES:
+            raise ValueError(f"mode must be one of {LATEX_MODES}, got {mode!r}")
+        rows: list[str] = []
+        pending: list[str] = []  # the lines standing for runs of generic steps, printed before the next shown step
+        numbered = list(enumerate(self.steps, start=1))
+        index = 0
+        while index < len(numbered):
+            number, step = numbered[index]
+            if mode == "condensed" and step.method is not None:
+                run = [numbered[index]]
+                while index + len(run) < len(numbered) and numbered[index + len(run)][1].method is step.method:
+                    run.append(numbered[index + len(run)])
+                pending.append(_generic_run(step.method, run))
+                index += len(run)
+                continue
+            index += 1
             where = f" (eq. {text_latex(step.tag)})" if step.tag else ""
-            intro = f"\\intertext{{\\small Step {number}{where}: {text_latex(step.justification)}.}}"
+            intro = "".join(pending) + f"Step {number}{where}: {text_latex(step.justification)}."
+            pending = []
             lines = align_rows(step.relation, budget, symbol_names)
             tag = f"\\tag{{{_tag_text(step.tag)}}}" if step.tag else "\\notag"
-            rows.append(intro + "\n" + " \\notag\\\\\n".join([*lines[:-1], f"{lines[-1]} {tag}"]))
-        return "\\begin{align}\n" + "\\\\\n".join(rows) + "\n\\end{align}"
+            rows.append(
+                f"\\intertext{{\\small {intro}}}\n" + " \\notag\\\\\n".join([*lines[:-1], f"{lines[-1]} {tag}"])
+            )
+        block = "\\begin{align}\n" + "\\\\\n".join(rows) + "\n\\end{align}" if rows else ""
+        trailing = f"\n{{\\small {''.join(pending)}}}\\par" if pending else ""
+        return block + trailing
+
+
+def _generic_run(method: MethodReference, run: list[tuple[int, Step]]) -> str:
+    """The line standing for a run of generic steps of ``method`` (numbered as in the full form): their numbers,
+    the equation tags they carry, what they do (``MethodReference.topics`` of their keys) and the section."""
+    first, last = run[0][0], run[-1][0]
+    numbers = f"Step {first}" if first == last else f"Steps {first}–{last}"
+    tags = list(dict.fromkeys(s.tag for _, s in run if s.tag))
+    where = f" (eq{'s' if len(tags) > 1 else ''}. {', '.join(_tag_text(t) for t in tags)})" if tags else ""
+    topics = list(dict.fromkeys(method.topics.get(s.key, "") for _, s in run))
+    what = ", ".join(text_latex(t) for t in topics if t) or "the generic steps"
+    return (
+        f"{numbers}{where}: {what} of {text_latex(method.name)} (Section~\\ref{{{method.label}}}), with these "
+        "coefficients; each step checked, not repeated here. "
+    )
 
 
 def _tag_text(tag: str) -> str:
