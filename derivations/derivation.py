@@ -182,7 +182,11 @@ class Derivation:
         return [s for s in self.steps if s.key == key]
 
     def methods(self) -> tuple[MethodReference, ...]:
-        """The methods whose generic steps this derivation contains, in order of first appearance."""
+        """The methods whose generic steps this derivation contains.
+
+        Returns:
+            Each :class:`MethodReference` of a step's ``method`` once, in order of first appearance.
+        """
         return tuple(dict.fromkeys(s.method for s in self.steps if s.method is not None))
 
     def latex(

@@ -24,7 +24,6 @@ KNOWN_INCOMPLETE: frozenset[str] = frozenset(
         "derivations.Derivation.by_tag",
         "derivations.Derivation.check",
         "derivations.Derivation.extend",
-        "derivations.Derivation.latex",
         "derivations.Derivation.verified",
         "derivations.Instance.ntk",
         "derivations.Instance.quantity",
