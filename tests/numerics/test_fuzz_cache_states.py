@@ -313,10 +313,8 @@ def _created_private(planting: Planting, before: dict, after: dict) -> str:
 
 
 def judge(state: State, planting: Planting, value: object, caught: list, expected: object, built: object) -> Outcome:
-    """The oracle (module docstring) applied to one call's result ``value`` and its warnings ``caught``."""
-    stray = [w for w in caught if not issubclass(w.category, CacheWarning)]
-    if stray:
-        return Outcome("obscure error", f"stray warning {stray[0].category.__name__}: {stray[0].message}")
+    """The oracle (module docstring) applied to one call's result ``value`` and its CacheWarnings ``caught`` (stray
+    warnings and the files written are judged by :func:`run_case`)."""
     ran = bool(PLANTED_RUNS)
     if state.environment in UNUSABLE:  # a warning that the cache path is unusable is allowed, nothing else
         if ran or not _equal(value, built):
@@ -405,11 +403,15 @@ def run_case(state: State, sandbox: Path, call: str = "artifact") -> Outcome:
                 expected = built = _trajectory_reference()
         except Exception as exc:  # every exception is an outcome to classify
             return Outcome("obscure error", f"{type(exc).__name__}: {exc}")
-    after = _sandbox_files(sandbox)
+    stray = [w for w in caught if not issubclass(w.category, CacheWarning)]
+    if stray:
+        return Outcome("obscure error", f"stray warning {stray[0].category.__name__}: {stray[0].message}")
     if call == "trajectory":  # a planted closed-form entry unpickles to an int: never usable as one
-        return _judge_trajectory(state, planting, value, caught, built, planting.before, after)
-    outcome = judge(state, planting, value, caught, expected, built)
+        outcome = _judge_trajectory(planting, value, caught, built)
+    else:
+        outcome = judge(state, planting, value, caught, expected, built)
     if outcome.kind == "correct":
+        after = _sandbox_files(sandbox)
         problem = _written_below(state, planting, planting.before, after) or _created_private(
             planting, planting.before, after
         )
@@ -418,12 +420,7 @@ def run_case(state: State, sandbox: Path, call: str = "artifact") -> Outcome:
     return outcome
 
 
-def _judge_trajectory(
-    state: State, planting: Planting, value: object, caught: list, reference: object, before: dict, after: dict
-) -> Outcome:
-    stray = [w for w in caught if not issubclass(w.category, CacheWarning)]
-    if stray:
-        return Outcome("obscure error", f"stray warning {stray[0].category.__name__}: {stray[0].message}")
+def _judge_trajectory(planting: Planting, value: object, caught: list, reference: object) -> Outcome:
     untrusted = _untrusted(planting) if planting.base is not None else None
     if untrusted is not None and PLANTED_RUNS:
         return Outcome("silent wrong", f"planted code ran from an untrusted cache ({untrusted})")
@@ -431,8 +428,7 @@ def _judge_trajectory(
         return Outcome("silent wrong", f"no CacheWarning for the untrusted {untrusted}")
     if not _equal(value, reference):
         return Outcome("silent wrong", "trajectory differs from the one computed without a disk cache")
-    problem = _written_below(state, planting, before, after) or _created_private(planting, before, after)
-    return Outcome("silent wrong", problem) if problem else Outcome("correct")
+    return Outcome("correct")
 
 
 INIT = {"a": np.array([[0.1, -0.3, 0.2]]), "b": np.array([[0.05, 0.4, -0.1]])}
