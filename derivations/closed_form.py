@@ -106,10 +106,20 @@ class ClosedForm:
         return {g: c for g, c in self.clocks.items() if isinstance(c, RiccatiSolution)}
 
     def in_initial_values(self) -> dict[str, sp.Expr]:
-        """The state with the per-unit coordinates written in the initial values (clocks and sums kept)."""
+        """The state with the per-unit coordinates written in the initial values (clocks and sums kept).
+
+        Returns:
+            State name -> its expression of ``state`` with each symbol of ``coordinates`` replaced by its per-unit
+            expression in the initial values.
+        """
         return {name: expr.xreplace(self.coordinates) for name, expr in self.state.items()}
 
     def explicit(self) -> dict[str, sp.Expr]:
-        """The state in the initial values with every Riccati clock replaced by its solution (sums kept)."""
+        """The state in the initial values with every Riccati clock replaced by its solution (sums kept).
+
+        Returns:
+            State name -> its expression of :meth:`in_initial_values` with each clock of :attr:`riccati` replaced
+            by its ``RiccatiSolution.solution``; other clocks (implicit, matrix) are kept as symbols.
+        """
         solutions = {g: sol.solution for g, sol in self.riccati.items()}
         return {name: expr.xreplace(solutions) for name, expr in self.in_initial_values().items()}

@@ -75,7 +75,23 @@ class Step:
             )
 
     def check(self, extra_relations: Iterable[sp.Expr] = (), extra_substitutions: Mapping | None = None) -> Proof:
-        """Verify this step alone."""
+        """Verify this step alone.
+
+        Arguments:
+            extra_relations: polynomial side conditions (each = 0) added to the step's own ``relations`` (the
+                derivation's shared ones, :meth:`Derivation.check`).
+            extra_substitutions: definitions (symbol -> expression) applied before checking; the step's own
+                ``substitutions`` take precedence on a common key.
+
+        Returns:
+            The :class:`~derivations.proof.Proof` from the step's ``verifier`` if it has one, else from
+            :func:`~derivations.proof.prove_zero` of its residual (``lhs - rhs`` of the relation by default).
+
+        Raises:
+            ValueError: the step has neither a ``residual`` nor a ``verifier`` and its relation is not an equation
+                (``sp.Equality``): there is nothing to check; a relation or substitution that is not a SymPy object
+                (``sympy.SympifyError``, a ``ValueError``, from :func:`~derivations.proof.prove_zero`).
+        """
         if self.verifier is not None:
             return self.verifier()
         residual = self.residual
@@ -136,14 +152,30 @@ class Derivation:
         return step
 
     def extend(self, other: Derivation) -> None:
-        """Append the steps, relations and definitions of a sub-derivation (e.g. the Riccati engine's)."""
+        """Append the steps, relations and definitions of a sub-derivation (e.g. the Riccati engine's).
+
+        Arguments:
+            other: the sub-derivation; its steps are appended in order, its relations after this one's, its
+                definitions override this one's on a common symbol, and its assumptions not already here are
+                added. ``other`` itself is unchanged.
+        """
         self.steps.extend(other.steps)
         self.relations = (*self.relations, *other.relations)
         self.definitions.update(other.definitions)
         self.assumptions = (*self.assumptions, *(a for a in other.assumptions if a not in self.assumptions))
 
     def check(self) -> list[StepCheck]:
-        """Re-verify every step; the list has one entry per step, in order."""
+        """Re-verify every step; the list has one entry per step, in order.
+
+        Each step is checked by :meth:`Step.check` with this derivation's ``relations`` and ``definitions``.
+
+        Returns:
+            One :class:`StepCheck` per step, in order: its 0-based index, the step, its proof and the seconds the
+            check took.
+
+        Raises:
+            ValueError: a step is not checkable or its check refuses an input (:meth:`Step.check`).
+        """
         results = []
         for index, step in enumerate(self.steps):
             start = time.perf_counter()
@@ -152,11 +184,26 @@ class Derivation:
         return results
 
     def verified(self) -> bool:
-        """True iff every step is proved exactly."""
+        """True iff every step is proved exactly.
+
+        Returns:
+            Whether every :class:`StepCheck` of :meth:`check` holds with an exact proof (numeric evidence does not
+            count); True for a derivation without steps.
+
+        Raises:
+            ValueError: as :meth:`check`.
+        """
         return all(c.proof.holds and c.proof.exact for c in self.check())
 
     def by_tag(self, tag: str) -> list[Step]:
-        """The steps carrying a paper equation tag."""
+        """The steps carrying a paper equation tag.
+
+        Arguments:
+            tag: the tag (e.g. ``"86–87"``), compared exactly with ``Step.tag``.
+
+        Returns:
+            The steps whose ``tag`` is ``tag``, in order (empty if none).
+        """
         return [s for s in self.steps if s.tag == tag]
 
     def tagged(self, tags: Mapping[str, str]) -> Derivation:
@@ -178,7 +225,14 @@ class Derivation:
         return Derivation(self.title, self.assumptions, self.relations, dict(self.definitions), steps)
 
     def by_key(self, key: str) -> list[Step]:
-        """The steps a pipeline recorded under ``key`` (e.g. ``"clock_ode"``), in order."""
+        """The steps a pipeline recorded under ``key`` (e.g. ``"clock_ode"``), in order.
+
+        Arguments:
+            key: the step key, compared exactly with ``Step.key``.
+
+        Returns:
+            The steps whose ``key`` is ``key``, in order (empty if none).
+        """
         return [s for s in self.steps if s.key == key]
 
     def methods(self) -> tuple[MethodReference, ...]:

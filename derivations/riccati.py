@@ -83,7 +83,12 @@ class RiccatiSolution:
         return self.c1**2 - 4 * self.c2 * self.c0
 
     def rate_split(self) -> tuple[sp.Expr, sp.Expr]:
-        """``alpha = (k + c1)/2`` and ``beta = (k - c1)/2`` of the stable form; ``alpha * beta = -c2 c0``."""
+        """``alpha = (k + c1)/2`` and ``beta = (k - c1)/2`` of the stable form; ``alpha * beta = -c2 c0``.
+
+        Returns:
+            ``(alpha, beta)`` in this solution's ``c1`` and rate symbol ``k`` (:func:`rate_split`), the values of
+            ``ALPHA`` and ``BETA`` in ``stable``.
+        """
         return rate_split(self.c1, self.k)
 
     @property
@@ -126,6 +131,25 @@ def riccati_solution(
     ``tags`` maps step keys (``"ode"``, ``"discriminant"``, ``"roots"``, ``"factor"``, ``"apart"``, ``"log"``,
     ``"exponentiate"``, ``"solution"``, ``"limit"``, ``"verified"``, ``"case"``) to paper equation numbers
     (``Derivation.tagged``); ``relations`` are polynomial side conditions (each = 0) that the checks may use.
+
+    Arguments:
+        rhs: the right-hand side, a SymPy polynomial of degree <= 2 in ``y`` with coefficients free of ``t``.
+        y: the unknown; its roots are named ``{y}_+`` (attracting) and ``{y}_-``.
+        y0: the initial value ``y(0)``.
+        t: the time symbol.
+        relations: polynomial side conditions (each = 0), the derivation's shared ``relations``.
+        tags: step key -> paper equation number; ``None`` or empty: no tags.
+
+    Returns:
+        The :class:`RiccatiSolution` of the branch the coefficients force (``BRANCHES``: generic, linear,
+        constant-rate, double-root, fixed-point), its derivation checkable step by step; on the generic branch
+        ``cases`` holds each degenerate condition on the model's symbols with its branch.
+
+    Raises:
+        ValueError: ``rhs`` or ``y0`` is text or not convertible to SymPy (``sympy.SympifyError``, a
+            ``ValueError``); ``rhs`` depends on ``t``, is not polynomial in ``y`` or has degree above 2 in it; the
+            discriminant ``c1**2 - 4*c2*c0`` is negative by SymPy's assumptions (finite-time blow-up).
+        TypeError: ``tags`` is not empty and not a mapping of strings to strings (``Derivation.tagged``).
     """
     rhs, y0 = sp.sympify(rhs, strict=True), sp.sympify(y0, strict=True)
     if t in rhs.free_symbols or not rhs.is_polynomial(y) or sp.degree(rhs, y) > 2:

@@ -26,7 +26,12 @@ class phi1(sp.Function):
         return None
 
     def definition(self) -> sp.Expr:
-        """The elementary expression this function stands for."""
+        """The elementary expression this function stands for.
+
+        Returns:
+            ``(1 - exp(-x)) / x`` of this application's argument ``x`` (what :func:`~derivations.proof.prove_zero`
+            expands ``phi1`` into).
+        """
         (x,) = self.args
         return (1 - sp.exp(-x)) / x
 
@@ -34,6 +39,15 @@ class phi1(sp.Function):
         return (1 - sp.exp(-x)) / x
 
     def fdiff(self, argindex: int = 1) -> sp.Expr:
+        """The derivative ``phi1'(x) = (e^{-x} - phi1(x)) / x`` (SymPy's hook for ``diff`` through ``phi1``).
+
+        Arguments:
+            argindex: the 1-based index of the argument to differentiate by; ``phi1`` has one argument, so it is 1
+                (SymPy's only call; not checked).
+
+        Returns:
+            ``(exp(-x) - phi1(x)) / x`` of this application's argument ``x``.
+        """
         (x,) = self.args
         return (sp.exp(-x) - self.func(x)) / x
 
