@@ -184,6 +184,10 @@ def population_loss(
         moment: ``moment(i, j) = E[x_i x_j]``.
         name: the model's name, for the error message.
 
+    Returns:
+        ``½ Σ_ij (f_i − f*_i)(f_j − f*_j) E[x_i x_j]`` over the inputs' coefficients ``f_i``, ``f*_i``
+        (:func:`input_coefficients`); the pairs with a zero moment are left out.
+
     Raises:
         ValueError: ``network`` or ``target`` is not linear (no constant) in the inputs; the message names which.
     """
@@ -339,13 +343,28 @@ class Model:
         return solution
 
     def symbol(self, name: str) -> sp.Symbol:
-        """The generic (one-unit or shared) symbol called ``name``."""
+        """The generic (one-unit or shared) symbol called ``name``.
+
+        Arguments:
+            name: a state, unit-parameter or shared-parameter name (not checked: any name gives a symbol).
+
+        Returns:
+            ``Symbol(name, positive=True)`` if ``domains`` declares ``name`` ``"positive"``, else
+            ``Symbol(name, real=True)``.
+        """
         if name in self.domains and self.domains[name] == "positive":
             return sp.Symbol(name, positive=True)
         return sp.Symbol(name, real=True)
 
     def init_symbol(self, name: str) -> sp.Symbol:
-        """The symbol of a state variable's initial value, e.g. ``a_0``."""
+        """The symbol of a state variable's initial value, e.g. ``a_0``.
+
+        Arguments:
+            name: the state's name (not checked).
+
+        Returns:
+            The real symbol ``{name}_0``, the name the closed form gives the unit's initial value.
+        """
         return sp.Symbol(f"{name}_0", real=True)
 
     @property
@@ -387,8 +406,14 @@ class Model:
         (``p`` per name) plus its input-moment entries ``E[x_i x_j]`` (``input_dim(p)^2``) divided by
         :data:`MOMENT_ENTRIES_PER_SYMBOL`; see :data:`MAX_INSTANCE_SIZE`.
 
+        Arguments:
+            p: the width, a positive integer (not checked here: :meth:`instance` checks it first).
+
+        Returns:
+            ``(len(state_names) + len(unit_param_names)) * p + input_dim(p)**2 / MOMENT_ENTRIES_PER_SYMBOL``.
+
         Raises:
-            ValueError: ``input_dim(p)`` is not a non-negative integer (naming ``input_dim``).
+            ValueError: ``input_dim(p)`` raises or is not a non-negative integer (naming ``input_dim``).
         """
         n_inputs = _input_count(self, p)
         symbols = (len(self.state_names) + len(self.unit_param_names)) * p
@@ -439,11 +464,34 @@ class Model:
         return {rename[k]: sp.factor(v.xreplace(rename)) for k, v in field_1.items()}
 
     def unit_time_derivative(self, expr: sp.Expr) -> sp.Expr:
-        """d/dt of an expression in one unit's symbols (and the sums), along ``unit_field``."""
+        """d/dt of an expression in one unit's symbols (and the sums), along ``unit_field``.
+
+        Arguments:
+            expr: a SymPy expression in the generic unit's symbols (:meth:`symbol`), the sums' symbols and the
+                shared parameters (not validated; a symbol not of ``unit_field``'s states is a constant).
+
+        Returns:
+            ``Σ_s ∂expr/∂s · unit_field[s]`` over the unit's state symbols ``s``, unsimplified.
+
+        Raises:
+            ValueError: building ``unit_field`` on first use fails: the field of a unit depends on another beyond the
+                declared sums, or the width-2 instance is refused (:meth:`instance`, :class:`Instance`).
+        """
         return sum(sp.diff(expr, s) * f for s, f in self.unit_field.items())
 
     def verify_unit_conserved(self, expr: sp.Expr) -> Proof:
-        """Prove that a one-unit quantity has zero time derivative along the flow."""
+        """Prove that a one-unit quantity has zero time derivative along the flow.
+
+        Arguments:
+            expr: the quantity, as for :meth:`unit_time_derivative`.
+
+        Returns:
+            The :class:`~derivations.proof.Proof` of :func:`~derivations.proof.prove_zero` on
+            :meth:`unit_time_derivative` of ``expr``: ``holds`` iff it vanishes identically (the method recorded).
+
+        Raises:
+            ValueError: as :meth:`unit_time_derivative`.
+        """
         return prove_zero(self.unit_time_derivative(expr))
 
 
@@ -633,16 +681,38 @@ class Instance:
         return {s: -eta * sp.diff(self.loss, s) for s, eta in self.learning_rates.items()}
 
     def time_derivative(self, expr: sp.Expr) -> sp.Expr:
-        """d/dt of ``expr`` along the flow (the Lie derivative)."""
+        """d/dt of ``expr`` along the flow (the Lie derivative).
+
+        Arguments:
+            expr: a SymPy expression in this instance's symbols (``sym``: ``a_1 … a_p``, unit and shared
+                parameters; not validated, a symbol that is no state is a constant).
+
+        Returns:
+            ``Σ_s ∂expr/∂s · vector_field[s]`` over every state symbol ``s``, unsimplified.
+        """
         return sum(sp.diff(expr, s) * f for s, f in self.vector_field.items())
 
     def verify_conserved(self, expr: sp.Expr) -> Proof:
-        """Prove that ``expr`` has zero time derivative along the flow; the proof records the method."""
+        """Prove that ``expr`` has zero time derivative along the flow; the proof records the method.
+
+        Arguments:
+            expr: the quantity, as for :meth:`time_derivative`.
+
+        Returns:
+            The :class:`~derivations.proof.Proof` of :func:`~derivations.proof.prove_zero` on
+            :meth:`time_derivative` of ``expr``: ``holds`` iff it vanishes identically.
+        """
         return prove_zero(self.time_derivative(expr))
 
     def ntk(self) -> sp.Expr | sp.Matrix:
         r"""Neural tangent kernel :math:`K(x, x') = \sum_s \partial_s f(x)\, \partial_s f(x')^\top`: a scalar
-        for a scalar network, the ``c x c`` matrix :math:`K_{mn}` for ``c`` outputs."""
+        for a scalar network, the ``c x c`` matrix :math:`K_{mn}` for ``c`` outputs.
+
+        Returns:
+            The kernel in the inputs ``x_k`` and the second point's inputs ``x_k'`` (real symbols), summed over the
+            state symbols only (not the parameters), each entry factored: an expression for one output, else a
+            ``sympy.Matrix``.
+        """
         primed = {x: sp.Symbol(f"{x}'", real=True) for x in self.inputs}
 
         def entry(f: sp.Expr, g: sp.Expr) -> sp.Expr:
@@ -653,16 +723,45 @@ class Instance:
         return sp.Matrix([[entry(f, g) for g in self.outputs] for f in self.outputs])
 
     def unit_renaming(self, i: int) -> dict[sp.Symbol, sp.Symbol]:
-        """Map unit ``i``'s symbols to the generic unit symbols."""
+        """Map unit ``i``'s symbols to the generic unit symbols.
+
+        Arguments:
+            i: the unit's 0-based index, ``0 <= i < p`` (``IndexError`` beyond; not checked otherwise).
+
+        Returns:
+            Unit ``i``'s state and unit-parameter symbols (``a_{i+1}``, …) -> the generic ones (:meth:`Model.symbol`);
+            shared parameters are not in it.
+        """
         names = (*self.model.state_names, *self.model.unit_param_names)
         return {self.sym[n][i]: self.model.symbol(n) for n in names}
 
     def unit_expr(self, expr: sp.Expr, i: int) -> sp.Expr:
-        """A generic one-unit expression written for unit ``i``."""
+        """A generic one-unit expression written for unit ``i``.
+
+        Arguments:
+            expr: a SymPy expression in the generic unit's symbols (:meth:`Model.symbol`) and shared parameters.
+            i: the unit's 0-based index, as for :meth:`unit_renaming`.
+
+        Returns:
+            ``expr`` with each generic state and unit-parameter symbol replaced by unit ``i``'s.
+        """
         return expr.xreplace({v: k for k, v in self.unit_renaming(i).items()})
 
     def quantity(self, name: str) -> sp.Expr:
-        """A model quantity written explicitly at this width (sums expanded)."""
+        """A model quantity written explicitly at this width (sums expanded).
+
+        Arguments:
+            name: the name of one of the model's ``"sum"`` or ``"scalar"`` quantities.
+
+        Returns:
+            For a sum, its summand written for each unit (:meth:`unit_expr`) and added; for a scalar, its
+            expression with each sum's symbol replaced by that sum written explicitly.
+
+        Raises:
+            ValueError: the quantity is of kind ``"unit"`` (per unit: write it with :meth:`unit_expr`); deferred
+                quantities whose built kinds differ from the declared ones (:class:`DeferredQuantities`).
+            KeyError: ``name`` is not a quantity of the model.
+        """
         q = self.model.quantities[name]
         if q.kind == "sum":
             return sum(self.unit_expr(q.expr, i) for i in range(self.p))

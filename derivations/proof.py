@@ -102,6 +102,26 @@ def prove_zero(
     ``substitutions`` (definitions) are applied first, with ``doit`` so that unevaluated derivatives are
     carried out. If every exact method fails and ``evidence`` (symbol → sampling interval) is given, the
     result is numeric evidence at 40 digits, labelled as such.
+
+    Arguments:
+        expr: the expression to decide (a SymPy expression or number; text is refused, never parsed).
+        relations: polynomial side conditions, each an expression that is 0 (e.g. ``D0**2 - (S**2 + …)``); used by
+            the Gröbner normal form together with the relations of the square roots.
+        substitutions: definitions (symbol or expression -> expression) substituted into ``expr`` first, then
+            ``doit``; ``None`` or empty for none.
+        evidence: symbol -> sampling interval ``(low, high)`` for the numeric fallback (:func:`numeric_evidence`,
+            20 points); ``None`` for an exact verdict only.
+
+    Returns:
+        The :class:`Proof`: ``holds`` with the exact method that closed it (``"rational identity"``,
+        ``"Gröbner normal form"``, ``"sympy.simplify"``); else, with ``evidence``, the numeric evidence
+        (``exact`` False); else ``holds`` False with the non-zero numerator (atoms as fresh symbols, factored if
+        small) as ``residual``.
+
+    Raises:
+        ValueError: ``expr`` or a relation is text or not convertible to SymPy (``sympy.SympifyError``, a
+            ``ValueError``); ``evidence`` gives no interval for a free symbol of the substituted ``expr``
+            (:func:`numeric_evidence`; raised only when no exact method closed it).
     """
     expr = sp.sympify(expr, strict=True)
     if substitutions:
@@ -143,7 +163,20 @@ def _readable(numerator: sp.Expr) -> sp.Expr:
 
 
 def prove_equal(lhs: sp.Expr, rhs: sp.Expr, **kwargs: object) -> Proof:
-    """``prove_zero(lhs - rhs, ...)``."""
+    """``prove_zero(lhs - rhs, ...)``.
+
+    Arguments:
+        lhs, rhs: the two sides (SymPy expressions or numbers; text is refused, never parsed).
+        kwargs: the keyword arguments of :func:`prove_zero` (``relations``, ``substitutions``, ``evidence``).
+
+    Returns:
+        The :class:`Proof` that ``lhs - rhs`` vanishes, as :func:`prove_zero` decides it.
+
+    Raises:
+        ValueError: ``lhs`` or ``rhs`` is text or not convertible (``sympy.SympifyError``, a ``ValueError``); the
+            errors of :func:`prove_zero`.
+        TypeError: a keyword that :func:`prove_zero` does not take.
+    """
     return prove_zero(sp.sympify(lhs, strict=True) - sp.sympify(rhs, strict=True), **kwargs)  # type: ignore[arg-type]
 
 
@@ -154,7 +187,25 @@ def numeric_evidence(
     dps: int = 40,
     seed: int = 0,
 ) -> Proof:
-    """Largest ``|expr|`` over random points of ``domain`` at ``dps`` digits (evidence, not proof)."""
+    """Largest ``|expr|`` over random points of ``domain`` at ``dps`` digits (evidence, not proof).
+
+    Arguments:
+        expr: the expression (a SymPy expression or number; text is refused, never parsed).
+        domain: symbol -> sampling interval ``(low, high)``, one for every free symbol of ``expr`` (others are
+            ignored); each coordinate is drawn uniformly from its interval.
+        samples: the number of random points (meant >= 1; not checked: 0 points give a vacuous ``holds``).
+        dps: the working precision in decimal digits; the tolerance is ``10**-(dps - 10)``, so meant > 10 (not
+            checked).
+        seed: the seed of the random points (the same seed gives the same points).
+
+    Returns:
+        A :class:`Proof` with ``exact`` False: ``holds`` iff the largest sampled ``|expr|`` is below the
+        tolerance, ``residual`` that largest value (5 digits) and ``method`` naming the points and digits.
+
+    Raises:
+        TypeError: ``expr`` is text or not convertible (:func:`~derivations.inputs.expression`).
+        ValueError: ``domain`` gives no interval for a free symbol of ``expr`` (the message names them).
+    """
     expr = expression(expr, "expr")
     free = sorted(expr.free_symbols, key=str)
     missing = [s for s in free if s not in domain]

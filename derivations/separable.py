@@ -188,6 +188,20 @@ def implicit_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, tag
     """Derive ``t(y)`` for the autonomous equation ``y' = rhs(y)`` (``rhs`` rational in ``y``, free of ``t``); every
     step is recorded under the key ``"separable"`` and carries ``tag``.
 
+    Arguments:
+        rhs: the right-hand side ``G(y)``, rational in ``y`` without a pole in it, free of ``t``.
+        y: the unknown.
+        y0: its initial value ``y(0)`` (an expression, written into the solution's ``y0``; the recorded steps use
+            the symbol ``{y}_0``).
+        t: the time symbol.
+        tag: the paper equation number stamped on every step (``""``: none).
+
+    Returns:
+        The :class:`ImplicitSolution`: the antiderivative ``F`` with ``t = F(y) - F(y0)`` (logarithms of linear
+        and quadratic factors as ``log|.|``), the real fixed points, the radicals introduced with their
+        back-substitutions, the checked derivation and the parameter factors the partial fractions divide by
+        (``nonzero``).
+
     Raises:
         ValueError: ``rhs`` depends on ``t``, or the engine cannot solve it (``unsupported`` says why).
         TypeError: ``rhs`` or ``y0`` is not a SymPy expression (text is never parsed).

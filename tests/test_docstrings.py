@@ -18,22 +18,6 @@ PACKAGES = ("derivations", "numerics", "proofs_check")
 
 KNOWN_INCOMPLETE: frozenset[str] = frozenset(
     {
-        "derivations.Instance.ntk",
-        "derivations.Instance.quantity",
-        "derivations.Instance.time_derivative",
-        "derivations.Instance.unit_expr",
-        "derivations.Instance.unit_renaming",
-        "derivations.Instance.verify_conserved",
-        "derivations.Model.init_symbol",
-        "derivations.Model.instance_size",
-        "derivations.Model.symbol",
-        "derivations.Model.unit_time_derivative",
-        "derivations.Model.verify_unit_conserved",
-        "derivations.implicit_solution",
-        "derivations.numeric_evidence",
-        "derivations.population_loss",
-        "derivations.prove_equal",
-        "derivations.prove_zero",
         "numerics.ClosedForm.prepare",
         "numerics.ClosedForm.run",
         "numerics.DOP853.run",
