@@ -467,11 +467,13 @@ class Model:
         """d/dt of an expression in one unit's symbols (and the sums), along ``unit_field``.
 
         Arguments:
-            expr: a SymPy expression in the generic unit's symbols (:meth:`symbol`), the sums' symbols and the
-                shared parameters (not validated; a symbol not of ``unit_field``'s states is a constant).
+            expr: a SymPy expression in the generic unit's symbols (:meth:`symbol`) and the shared parameters
+                (not validated); only the unit's state symbols are differentiated, so any other symbol in it, a
+                sum's included, is held constant.
 
         Returns:
-            ``Σ_s ∂expr/∂s · unit_field[s]`` over the unit's state symbols ``s``, unsimplified.
+            ``Σ_s ∂expr/∂s · unit_field[s]`` over the unit's state symbols ``s``, unsimplified: an expression in
+            the unit's symbols, the sums and the shared parameters.
 
         Raises:
             ValueError: building ``unit_field`` on first use fails: the field of a unit depends on another beyond the
