@@ -25,6 +25,7 @@ import sympy as sp
 
 from .closed_form import ClosedForm, Unsolved
 from .definition import call_user, check_definition, real_expressions
+from .inputs import expression
 from .matrix_field import MatrixField
 from .proof import Proof, prove_zero
 
@@ -467,18 +468,20 @@ class Model:
         """d/dt of an expression in one unit's symbols (and the sums), along ``unit_field``.
 
         Arguments:
-            expr: a SymPy expression in the generic unit's symbols (:meth:`symbol`) and the shared parameters
-                (not validated); only the unit's state symbols are differentiated, so any other symbol in it, a
-                sum's included, is held constant.
+            expr: a SymPy expression (or number) in the generic unit's symbols (:meth:`symbol`) and the shared
+                parameters; text is refused, never parsed. Only the unit's state symbols are differentiated, so any
+                other symbol in it, a sum's included, is held constant.
 
         Returns:
             ``Σ_s ∂expr/∂s · unit_field[s]`` over the unit's state symbols ``s``, unsimplified: an expression in
             the unit's symbols, the sums and the shared parameters.
 
         Raises:
+            TypeError: ``expr`` is text or not convertible to SymPy (:func:`~derivations.inputs.expression`).
             ValueError: building ``unit_field`` on first use fails: the field of a unit depends on another beyond the
                 declared sums, or the width-2 instance is refused (:meth:`instance`, :class:`Instance`).
         """
+        expr = expression(expr, "expr")  # sp.diff would parse text (and run code in it)
         return sum(sp.diff(expr, s) * f for s, f in self.unit_field.items())
 
     def verify_unit_conserved(self, expr: sp.Expr) -> Proof:
@@ -492,7 +495,7 @@ class Model:
             :meth:`unit_time_derivative` of ``expr``: ``holds`` iff it vanishes identically (the method recorded).
 
         Raises:
-            ValueError: as :meth:`unit_time_derivative`.
+            TypeError, ValueError: as :meth:`unit_time_derivative`.
         """
         return prove_zero(self.unit_time_derivative(expr))
 
@@ -686,12 +689,16 @@ class Instance:
         """d/dt of ``expr`` along the flow (the Lie derivative).
 
         Arguments:
-            expr: a SymPy expression in this instance's symbols (``sym``: ``a_1 … a_p``, unit and shared
-                parameters; not validated, a symbol that is no state is a constant).
+            expr: a SymPy expression (or number) in this instance's symbols (``sym``: ``a_1 … a_p``, unit and
+                shared parameters; a symbol that is no state is a constant); text is refused, never parsed.
 
         Returns:
             ``Σ_s ∂expr/∂s · vector_field[s]`` over every state symbol ``s``, unsimplified.
+
+        Raises:
+            TypeError: ``expr`` is text or not convertible to SymPy (:func:`~derivations.inputs.expression`).
         """
+        expr = expression(expr, "expr")  # sp.diff would parse text (and run code in it)
         return sum(sp.diff(expr, s) * f for s, f in self.vector_field.items())
 
     def verify_conserved(self, expr: sp.Expr) -> Proof:
@@ -703,6 +710,9 @@ class Instance:
         Returns:
             The :class:`~derivations.proof.Proof` of :func:`~derivations.proof.prove_zero` on
             :meth:`time_derivative` of ``expr``: ``holds`` iff it vanishes identically.
+
+        Raises:
+            TypeError: as :meth:`time_derivative`.
         """
         return prove_zero(self.time_derivative(expr))
 
@@ -728,12 +738,20 @@ class Instance:
         """Map unit ``i``'s symbols to the generic unit symbols.
 
         Arguments:
-            i: the unit's 0-based index, ``0 <= i < p`` (``IndexError`` beyond; not checked otherwise).
+            i: the unit's 0-based index, an integer with ``0 <= i < p``.
 
         Returns:
             Unit ``i``'s state and unit-parameter symbols (``a_{i+1}``, …) -> the generic ones (:meth:`Model.symbol`);
             shared parameters are not in it.
+
+        Raises:
+            TypeError: ``i`` is not an integer.
+            ValueError: ``i`` is outside ``[0, p)`` (a negative index is not taken from the end).
         """
+        if isinstance(i, bool) or not isinstance(i, int):
+            raise TypeError(f"i must be an integer unit index in [0, {self.p}), got {i!r}")
+        if not 0 <= i < self.p:
+            raise ValueError(f"i must be a unit index in [0, {self.p}) (0-based), got {i}")
         names = (*self.model.state_names, *self.model.unit_param_names)
         return {self.sym[n][i]: self.model.symbol(n) for n in names}
 
@@ -746,7 +764,11 @@ class Instance:
 
         Returns:
             ``expr`` with each generic state and unit-parameter symbol replaced by unit ``i``'s.
+
+        Raises:
+            TypeError, ValueError: ``i`` as for :meth:`unit_renaming`; ``expr`` is text or not convertible to SymPy.
         """
+        expr = expression(expr, "expr")
         return expr.xreplace({v: k for k, v in self.unit_renaming(i).items()})
 
     def quantity(self, name: str) -> sp.Expr:

@@ -26,7 +26,17 @@ import sympy as sp
 
 from .inputs import expression
 
-__all__ = ["SIMPLIFY_BUDGET", "Proof", "numeric_evidence", "prove_equal", "prove_zero", "sample_sign"]
+__all__ = [
+    "MAX_EVIDENCE_DPS",
+    "MAX_EVIDENCE_SAMPLES",
+    "MIN_EVIDENCE_DPS",
+    "SIMPLIFY_BUDGET",
+    "Proof",
+    "numeric_evidence",
+    "prove_equal",
+    "prove_zero",
+    "sample_sign",
+]
 
 SIMPLIFY_BUDGET = 400
 """Largest ``count_ops`` of an expression handed to ``sympy.simplify`` as the last exact resort."""
@@ -180,6 +190,14 @@ def prove_equal(lhs: sp.Expr, rhs: sp.Expr, **kwargs: object) -> Proof:
     return prove_zero(sp.sympify(lhs, strict=True) - sp.sympify(rhs, strict=True), **kwargs)  # type: ignore[arg-type]
 
 
+MIN_EVIDENCE_DPS = 20
+"""The least working precision of :func:`numeric_evidence`: its tolerance ``10**-(dps - 10)`` is then ``1e-10``."""
+MAX_EVIDENCE_DPS = 1000
+"""The largest working precision of :func:`numeric_evidence` (its budget: the cost of a point grows with it)."""
+MAX_EVIDENCE_SAMPLES = 10_000
+"""The most random points of :func:`numeric_evidence` (its budget, checked before any point is drawn)."""
+
+
 def numeric_evidence(
     expr: sp.Expr,
     domain: Mapping[sp.Symbol, tuple[float, float]],
@@ -193,9 +211,11 @@ def numeric_evidence(
         expr: the expression (a SymPy expression or number; text is refused, never parsed).
         domain: symbol -> sampling interval ``(low, high)``, one for every free symbol of ``expr`` (others are
             ignored); each coordinate is drawn uniformly from its interval.
-        samples: the number of random points (meant >= 1; not checked: 0 points give a vacuous ``holds``).
-        dps: the working precision in decimal digits; the tolerance is ``10**-(dps - 10)``, so meant > 10 (not
-            checked).
+        samples: the number of random points, an integer in ``[1, MAX_EVIDENCE_SAMPLES]`` (no points would give
+            a vacuous ``holds``).
+        dps: the working precision in decimal digits, an integer in ``[MIN_EVIDENCE_DPS, MAX_EVIDENCE_DPS]``;
+            the tolerance is ``10**-(dps - 10)`` (at most ``1e-10``, so that a value of order one is never taken
+            for zero).
         seed: the seed of the random points (the same seed gives the same points).
 
     Returns:
@@ -204,8 +224,18 @@ def numeric_evidence(
 
     Raises:
         TypeError: ``expr`` is text or not convertible (:func:`~derivations.inputs.expression`).
-        ValueError: ``domain`` gives no interval for a free symbol of ``expr`` (the message names them).
+        TypeError: ``samples`` or ``dps`` is not an integer.
+        ValueError: ``samples`` or ``dps`` is outside its range, or ``domain`` gives no interval for a free symbol
+            of ``expr`` (the message names them).
     """
+    for name, value, low, high in (
+        ("samples", samples, 1, MAX_EVIDENCE_SAMPLES),
+        ("dps", dps, MIN_EVIDENCE_DPS, MAX_EVIDENCE_DPS),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"numeric_evidence: {name} must be an integer in [{low}, {high}], got {value!r}")
+        if not low <= value <= high:
+            raise ValueError(f"numeric_evidence: {name} must be in [{low}, {high}], got {value}")
     expr = expression(expr, "expr")
     free = sorted(expr.free_symbols, key=str)
     missing = [s for s in free if s not in domain]

@@ -42,6 +42,10 @@ CALLS = {
     "implicit_solution rhs": (lambda: implicit_solution(PLANT, y, sp.Integer(1), t), "rhs"),
     "implicit_solution y0": (lambda: implicit_solution(y * (1 - y), y, PLANT, t), "y0"),
     "numeric_evidence expr": (lambda: numeric_evidence(PLANT, {}), "expr"),
+    "Instance.time_derivative expr": (lambda: _instance().time_derivative(PLANT), "expr"),
+    "Instance.verify_conserved expr": (lambda: _instance().verify_conserved(PLANT), "expr"),
+    "Model.unit_time_derivative expr": (lambda: _instance().model.unit_time_derivative(PLANT), "expr"),
+    "Model.verify_unit_conserved expr": (lambda: _instance().model.verify_unit_conserved(PLANT), "expr"),
     "finite_expectation expr": (lambda: finite_expectation([(sp.Integer(1), {x: 1})])(PLANT), "expr"),
     "feature_loss target": (lambda: feature_loss(_instance(), [x], finite_expectation([(1, {x: 1})]), PLANT), "target"),
 }
@@ -73,6 +77,21 @@ def test_the_proof_checkers_refuse_text(call) -> None:
 
 
 def test_numbers_and_expressions_still_pass() -> None:
+    inst = _instance()
+    a1, w1 = inst.sym["a"][0], inst.sym["w"][0]
+    assert sp.expand(inst.time_derivative(a1**2 - w1**2)) == 0  # the balance is conserved
+    assert inst.time_derivative(3) == 0
     assert expression(0.5, "alpha") == sp.Float(0.5)
     assert expression(sp.Rational(1, 2) + x, "alpha") == sp.Rational(1, 2) + x
     assert sp.simplify(sum(skill_frequencies(3, sp.Rational(1, 2)))) == 1
+
+
+@pytest.mark.parametrize(("i", "error"), [(-1, ValueError), (1, ValueError), (0.0, TypeError), (True, TypeError)])
+def test_a_unit_index_outside_the_width_is_refused(i, error) -> None:
+    """``unit_renaming(-1)`` took the last unit Python-style (a silent other unit); now only ``0 <= i < p``."""
+    inst = _instance()
+    with pytest.raises(error, match=r"\bi must be"):
+        inst.unit_renaming(i)
+    with pytest.raises(error, match=r"\bi must be"):
+        inst.unit_expr(inst.model.symbol("a"), i)
+    assert inst.unit_expr(inst.model.symbol("a"), 0) == inst.sym["a"][0]

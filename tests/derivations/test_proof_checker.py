@@ -121,6 +121,35 @@ def test_numeric_evidence_is_labelled_inexact() -> None:
         numeric_evidence(x + y, {x: (0.0, 1.0)})
 
 
+@pytest.mark.parametrize(
+    ("options", "error", "match"),
+    [
+        ({"samples": 0}, ValueError, r"samples must be in \[1, "),
+        ({"samples": -3}, ValueError, r"samples must be in"),
+        ({"samples": 10**9}, ValueError, r"samples must be in"),
+        ({"samples": 2.5}, TypeError, r"samples must be an integer"),
+        ({"samples": True}, TypeError, r"samples must be an integer"),
+        ({"dps": 5}, ValueError, r"dps must be in \[20, "),
+        ({"dps": 10**6}, ValueError, r"dps must be in"),
+        ({"dps": "40"}, TypeError, r"dps must be an integer"),
+    ],
+)
+def test_numeric_evidence_refuses_a_vacuous_or_loose_test(options, error, match) -> None:
+    """No points (``holds`` vacuously) or a tolerance ``10**-(dps - 10)`` above ``1e-10`` (at ``dps=5``, ``1e5``:
+    a residual of order one would pass) are refused before any point is drawn."""
+    with pytest.raises(error, match=match):
+        numeric_evidence(sp.exp(x) - 1 - x, {x: (0.5, 1.0)}, **options)
+
+
+def test_numeric_evidence_at_the_least_precision_still_refutes() -> None:
+    """At the least admitted precision a false identity is refused, a true one accepted."""
+    from derivations.proof import MIN_EVIDENCE_DPS
+
+    bad = numeric_evidence(sp.exp(x) - 1 - x, {x: (0.5, 1.0)}, samples=1, dps=MIN_EVIDENCE_DPS)
+    ok = numeric_evidence(sp.exp(x) ** 2 - sp.exp(2 * x), {x: (-2.0, 2.0)}, samples=1, dps=MIN_EVIDENCE_DPS)
+    assert not bad.holds and ok.holds
+
+
 def test_a_large_residual_is_shown_without_factoring() -> None:
     """``sympy.factor`` of a big multivariate residual can take minutes on one draw of its random evaluation
     points: past ``SIMPLIFY_BUDGET`` operations only the common factors are pulled out (a small one is factored)."""
