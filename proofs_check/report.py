@@ -135,8 +135,8 @@ def summary_line(records: Sequence[Record]) -> str:
         records: the records of the run.
 
     Returns:
-        The count of records per status and their total seconds, e.g. ``"42 claims: 38 proved, 2
-        numerically-supported, 2 erratum, 0 refuted, 0 error (12.3 s)"``.
+        The count of records per status and their total seconds, e.g.
+        ``"42 claims: 38 proved, 2 numerically-supported, 2 erratum, 0 refuted, 0 error (12.3 s)"``.
     """
     counts = ", ".join(f"{n} {status.value}" for status, n in _counts(records).items())
     noun = "claim" if len(records) == 1 else "claims"
