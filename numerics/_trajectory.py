@@ -41,30 +41,12 @@ def trajectory(
     fields ``t``, ``states``, ``quantities``, ``clocks``, ``out_of_range``, ``method``, ``stats``; also a mapping
     of the arrays by name, with matrix states such as ``.W1``).
 
-    ``params`` and ``init`` are keyed by the model's symbol names (e.g. ``two_layer_scalar``: params ``S``,
-    ``Z``; init ``a``, ``b`` of shape (p,) or (batch, p)). Every parameter may carry the batch axis, for every
-    method: a shared parameter (``S``) is a number or an array (batch,), a unit parameter a number, an array
-    (p,) or (batch, p); a sweep over ``S`` is one call, ``params={"S": np.array([0.5, 1.0, 2.0]), "Z": 1.0}``.
-    The batch axes broadcast as numpy's: a length of 1 stretches, and an ``init`` without a batch axis is
-    repeated over the parameters' batch (the same start for each parameter value); lengths that differ otherwise
-    are a ``ValueError`` naming the argument and its admissible shapes, raised before any work.
-
-    ``method``: a method object of ``numerics.methods`` (``ClosedForm(refine=True, dps=None)``,
-    ``MPMath(dps=30, max_steps=None)``, ``DOP853(max_steps=None)``, ``Taylor(dps=None, max_steps=None)``,
-    ``GradientDescent(lr, max_steps=None)``), or its name with the options as the keywords ``dps``, ``lr``,
-    ``max_steps``, ``max_dps`` and ``refine`` (an option the method does not take is a ``ValueError`` naming it;
-    so are keywords next to a method object): ``"closed_form"`` (lambdified numpy; with ``dps``, the same closed
-    form in mpmath), ``"mpmath"``
-    (the derived ODE by ``mpmath.odefun`` at ``dps`` digits, default 30), ``"scipy"`` (DOP853, rtol 1e-13, the
-    batch as one vectorized system),
-    ``"taylor"`` (heyoka's Taylor integrator of the derived ODE, optional extra ``[taylor]``: float64, or with
-    ``dps`` long double up to 18 digits and MPFR above; see ``numerics.taylor``) or ``"gd"`` (gradient descent
-    with learning rate ``lr``, t = steps × lr: every time must be an integer multiple of ``lr``, to a relative
-    1e-9). With ``dps`` (and for ``"mpmath"``), ``init`` and ``params`` may hold ``mpmath.mpf`` numbers, which
-    keep their precision (e.g. an initialization aligned to 30 digits).
-    The result maps each state name and quantity (``theta``, ``loss``, …) to an array with time as the first
-    axis, then batch (if ``init`` or a parameter had one), then units for per-unit quantities; ``"t"`` holds the
-    times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
+    Every parameter may carry the batch axis, for every method: a shared parameter (``S``) is a number or an array
+    (batch,), a unit parameter a number, an array (p,) or (batch, p); a sweep over ``S`` is one call,
+    ``params={"S": np.array([0.5, 1.0, 2.0]), "Z": 1.0}``. The batch axes broadcast as numpy's: a length of 1
+    stretches, and an ``init`` without a batch axis is repeated over the parameters' batch (the same start for each
+    parameter value). With ``dps`` (and for ``"mpmath"``), ``init`` and ``params`` may hold ``mpmath.mpf``
+    numbers, which keep their precision (e.g. an initialization aligned to 30 digits).
 
     Budgets (``numerics.budget``), checked before the work: ``dps <= max_dps`` (default 10⁴); ``max_steps`` per
     batch element, default 10⁶ GD steps (``"gd"``, exactly t/lr), 10⁵ DOP853 steps (``"scipy"``, estimated from
@@ -72,21 +54,53 @@ def trajectory(
     estimated likewise and counted while integrating) or 10⁶ heyoka steps (``"taylor"``, counted). Beyond a
     budget the error names it and how to raise it.
 
-    Bad arguments are a ``TypeError`` or ``ValueError`` naming them (complex values are refused). A failure
-    inside the package while deriving, solving or compiling a valid model is a ``ValueError`` quoting the model
-    and the underlying error; ``method="closed_form"`` on a model without one quotes ``Unsolved``. In float64 a
-    result that is not finite although the inputs are, a state or a quantity (e.g. the loss of weights near
-    1e150, about 1e600), is an ``OverflowError`` naming it, for every method.
+    Arguments:
+        model: a model name of ``derivations.models`` or a ``derivations.Model``.
+        t: the times (>= 0), a number or a 1-d array.
+        params: the parameters keyed by the model's symbol names (e.g. ``two_layer_scalar``: ``S``, ``Z``).
+        init: the initial states keyed by the model's state names (e.g. ``two_layer_scalar``: ``a``, ``b`` of
+            shape (p,) or (batch, p)).
+        method: a method object of ``numerics.methods`` (``ClosedForm(refine=True, dps=None)``,
+            ``MPMath(dps=30, max_steps=None)``, ``DOP853(max_steps=None)``, ``Taylor(dps=None, max_steps=None)``,
+            ``GradientDescent(lr, max_steps=None)``), or its name with the options as the keywords below:
+            ``"closed_form"`` (lambdified numpy; with ``dps``, the same closed form in mpmath), ``"mpmath"`` (the
+            derived ODE by ``mpmath.odefun`` at ``dps`` digits, default 30), ``"scipy"`` (DOP853, rtol 1e-13, the
+            batch as one vectorized system), ``"taylor"`` (heyoka's Taylor integrator of the derived ODE, optional
+            extra ``[taylor]``: float64, or with ``dps`` long double up to 18 digits and MPFR above; see
+            ``numerics.taylor``) or ``"gd"`` (gradient descent with learning rate ``lr``, t = steps × lr: every
+            time must be an integer multiple of ``lr``, to a relative 1e-9).
+        dps, lr, max_steps, max_dps: the method's options when ``method`` is a name (None: not given): the digits
+            of an mpmath result (an integer in [15, ``max_dps``]), the learning rate of ``"gd"`` (> 0), the step
+            budget (an integer >= 1) and the bound on ``dps``.
+        refine: (float64 closed form only) re-evaluate at rising precision the units that settle to a value whose
+            float64 sum cancels beyond its conditioning (a unit driven to a small value by a conservation law
+            loses up to all its digits otherwise). ``refine=False`` keeps their float64 values (error up to eps
+            times the cancellation factor): for sweeps that reduce over many wide starts, where nearly every start
+            has such a unit and the refinement would dominate the cost. Starts beyond the float64-safe range are
+            evaluated in mpmath either way.
+        quantities: the names of the derived quantities to compute (default None: all of the model's), e.g.
+            ``("ntk",)`` in a sweep that reads only the NTK; the states are always returned (and, for the closed
+            form, the sums it evaluates along its clocks).
 
-    ``refine`` (float64 closed form only): re-evaluate at rising precision the units that settle to a value whose
-    float64 sum cancels beyond its conditioning (a unit driven to a small value by a conservation law loses up to
-    all its digits otherwise). ``refine=False`` keeps their float64 values (error up to eps times the cancellation
-    factor): for sweeps that reduce over many wide starts, where nearly every start has such a unit and the
-    refinement would dominate the cost. Starts beyond the float64-safe range are evaluated in mpmath either way.
+    Returns:
+        The :class:`numerics.result.Trajectory`: it maps each state name and quantity (``theta``, ``loss``, …) to
+        an array with time as the first axis, then batch (if ``init`` or a parameter had one), then units for
+        per-unit quantities; ``"t"`` holds the times. With ``dps`` the arrays hold ``mpmath.mpf`` objects.
 
-    ``quantities``: the names of the derived quantities to compute (default: all of the model's), e.g.
-    ``("ntk",)`` in a sweep that reads only the NTK; the states are always returned (and, for the closed form, the
-    sums it evaluates along its clocks).
+    Raises:
+        TypeError: for an argument of the wrong type, naming it (complex values are refused).
+        ValueError: for a bad argument, naming it and its admissible range or shapes, before any work: batch
+            lengths that do not broadcast, an unknown method or quantity, an option the method does not take (or
+            keywords next to a method object), times that are not multiples of ``lr`` for ``"gd"``;
+            ``method="closed_form"`` on a model without one (quoting ``Unsolved``), inputs off the set where the
+            closed form holds; a failure inside the package while deriving, solving or compiling a valid model
+            (quoting the model and the underlying error).
+        BudgetError: (a ``ValueError``) beyond a budget, naming it and how to raise it.
+        OverflowError: in float64, for a result that is not finite although the inputs are, a state or a
+            quantity (e.g. the loss of weights near 1e150, about 1e600), naming it, for every method.
+        ArithmeticError: if the closed form (in mpmath, with ``dps`` or beyond the float64-safe range) does not
+            settle at its highest working precision.
+        ImportError: for ``"taylor"`` without the optional dependency heyoka.
     """
     started = time.perf_counter()
     spec = _spec(model)

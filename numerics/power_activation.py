@@ -72,12 +72,24 @@ def reduced_trajectory(
 ) -> dict[str, np.ndarray]:
     """States, clock and output of ``power_activation(beta)`` at times ``t`` from the one-dimensional reduction.
 
-    ``params`` has ``gamma, eta_u, eta_w, a, b``; ``init`` has ``u`` and ``w`` of shape (p,). Returns ``u`` and
-    ``w`` (T, p), ``tau``, ``output`` (= gamma V) and ``t`` (T,). Inputs are validated as by
-    ``numerics.trajectory`` (``TypeError``/``ValueError`` naming the argument; ``beta`` must be an integer >= 1).
-    Each of the two DOP853 solves may take at most ``max_steps`` steps (default 10⁵, counted by field
-    evaluations while solving: ``BudgetError`` beyond, naming ``max_steps``); a result beyond the float64 range
-    is an ``OverflowError``.
+    Arguments:
+        beta: the activation's exponent, an integer >= 1.
+        t: the times (>= 0), a number or a 1-d array, as for ``numerics.trajectory``.
+        params: the parameters ``gamma``, ``eta_u``, ``eta_w``, ``a``, ``b`` by name, without a batch axis.
+        init: the initial states ``u`` and ``w``, each of shape (p,) (one start, no batch axis).
+        max_steps: the step budget of each of the two DOP853 solves (an integer >= 1, default 10⁵), counted by
+            field evaluations while solving.
+
+    Returns:
+        The arrays by name: ``u`` and ``w`` (T, p), ``tau`` (the common clock), ``output`` (= gamma V) and ``t``
+        (T,).
+
+    Raises:
+        TypeError: for an argument of the wrong type, naming it (as ``numerics.trajectory`` validates its inputs).
+        ValueError: for ``beta`` not an integer >= 1, ``max_steps`` < 1, inputs that ``numerics.trajectory``
+            refuses (naming the argument and its admissible range), or inputs with a batch axis.
+        BudgetError: (a ``ValueError``) if a DOP853 solve needs more than ``max_steps`` steps, naming it.
+        OverflowError: if the result is beyond the float64 range.
     """
     model = power_activation(beta)
     max_steps = integer("max_steps", max_steps, 1)

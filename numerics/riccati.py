@@ -149,12 +149,26 @@ def _before_blow_up(t: Any, pole: Any) -> None:
 
 def riccati_numpy(c2: Any, c1: Any, c0: Any, y0: Any, t: Any) -> np.ndarray:
     """y(t) for ``y' = c2 y^2 + c1 y + c0``, broadcasting all arguments (float64; +inf past an overflow, NaN from
-    NaN arguments). ``TypeError`` for complex or non-numeric arguments, ``ValueError`` for shapes that do not
-    broadcast, a negative discriminant, ``t < 0`` or ``t`` at or past a blow-up.
+    NaN arguments).
 
     The rate and its split are computed at the coefficients' own shape (``riccati_rates``) and only the
     time-dependent part at the broadcast shape (``riccati_at``: a batch of starts times many times costs one pass
-    per operation over the output)."""
+    per operation over the output).
+
+    Arguments:
+        c2, c1, c0: the Riccati coefficients, real numbers or arrays with ``c1**2 - 4 c2 c0 >= 0``.
+        y0: the initial value y(0), a real number or array.
+        t: the times (>= 0 and before any blow-up of the solution), a real number or array.
+
+    Returns:
+        The float64 array of y(t), of the arguments' broadcast shape.
+
+    Raises:
+        TypeError: if an argument is not real numbers (complex, boolean or non-numeric), naming it.
+        ValueError: if the arguments' shapes do not broadcast, the discriminant ``c1**2 - 4 c2 c0`` is negative
+            (finite-time blow-up for every start), ``t < 0``, or ``t`` is at or past the blow-up time of a start
+            beyond the repelling root.
+    """
     named = {"c2": c2, "c1": c1, "c0": c0, "y0": y0, "t": t}
     *coefficients, t = _coefficients(named)
     try:
@@ -207,7 +221,22 @@ def riccati_increment(c2: Any, c1: Any, c0: Any, y0: Any, t: Any, q0: Any) -> np
 
 
 def riccati_mpmath(c2: object, c1: object, c0: object, y0: object, t: object) -> mpmath.mpf:
-    """The same solution for scalar real numbers, in mpmath at the current ``mpmath.mp.dps`` (the same errors)."""
+    """The same solution as :func:`riccati_numpy` for scalar real numbers, in mpmath at the current
+    ``mpmath.mp.dps``.
+
+    Arguments:
+        c2, c1, c0: the Riccati coefficients, finite real numbers (or ``mpmath.mpf``) with ``c1**2 - 4 c2 c0 >= 0``.
+        y0: the initial value y(0), a finite real number (or ``mpmath.mpf``).
+        t: the time (>= 0 and before any blow-up of the solution), a finite real number (or ``mpmath.mpf``).
+
+    Returns:
+        y(t) as an ``mpmath.mpf``.
+
+    Raises:
+        TypeError: if an argument is not a real number (``bool`` refused), naming it.
+        ValueError: if an argument is not finite (naming it), the discriminant ``c1**2 - 4 c2 c0`` is negative,
+            ``t < 0``, or ``t`` is at or past the blow-up time (``y0`` beyond the repelling root).
+    """
     names = ("c2", "c1", "c0", "y0", "t")
     C2, C1, C0, Y0, T = (_real_mpf(name, v) for name, v in zip(names, (c2, c1, c0, y0, t), strict=True))
     k = mpmath.sqrt(_discriminant(C2, C1, C0))

@@ -118,7 +118,15 @@ class Structure:
             raise ValueError(f"Structure equations must be a range (first, last) of numbers, got {self.equations!r}")
 
     def has_equation(self, item: str) -> bool:
-        """Whether the equation ``item`` (a number, a range ``"72–74"`` or a label) is one of the paper's."""
+        """Whether the equation ``item`` is one of the paper's.
+
+        Arguments:
+            item: an equation number (``"12"``), a range (``"72–74"``, en dash or hyphen) or a label (``"F.1"``).
+
+        Returns:
+            True if ``item`` is one of :attr:`equation_labels`, or a number or an increasing range within
+            :attr:`equations`; False otherwise (also when the range of numbered equations is not known).
+        """
         if item in self.equation_labels:
             return True
         ends = [end.strip() for end in re.split(r"[–-]", item)]
@@ -128,10 +136,19 @@ class Structure:
         return all(first <= int(end) <= last for end in ends) and int(ends[0]) <= int(ends[-1])
 
     def problems(self, citation: Citation) -> list[str]:
-        """What is wrong with ``citation`` against this numbering (empty if nothing): a part the paper does not have,
-        a table or figure named without its number (a parenthetical naming another work, "(after Saxe et al. 2014,
-        App. A)", is that work's and not checked), "derived" said without the ``derived`` flag (or the flag
-        without "derived here" in the reference), or no part of the paper named at all."""
+        """What is wrong with ``citation`` against this numbering.
+
+        A parenthetical naming another work, "(after Saxe et al. 2014, App. A)", is that work's and not checked.
+
+        Arguments:
+            citation: the citation of a claim of this paper (its ``section``, ``equation``, ``derived`` flag and
+                ``reference``).
+
+        Returns:
+            One sentence per problem, empty if nothing is wrong: a part the paper does not have, a table or figure
+            named without its number, "derived" said without the ``derived`` flag (or the flag without "derived
+            here" in the reference), or no part of the paper named at all.
+        """
         where, problems = own_part(citation.section), []
         found = references(where)
         equations = found["equation"] + [e.strip() for e in citation.equation.split(",") if e.strip()]

@@ -88,8 +88,15 @@ class Claim:
         return self.shared_work or section(self.id)
 
     def latex(self) -> str:
-        """This claim as a LaTeX paragraph: id, citation and assumptions, then its statement (and the corrected
-        form of an erratum), displayed through the paper's notation."""
+        """This claim as a LaTeX paragraph, displayed through the paper's notation.
+
+        Returns:
+            The paragraph: id, citation and assumptions, then its statement (and the corrected form of an erratum).
+
+        Raises:
+            ValueError, TypeError: a statement (or corrected form) given as a callable, built here on first use, is
+                not usable (from ``validate``, naming the claim).
+        """
         return claim_latex(self)
 
     def __repr__(self) -> str:

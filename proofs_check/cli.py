@@ -353,8 +353,23 @@ def share_cores(jobs: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None, registry: Registry | None = None) -> int:
-    """Run the command (see the module docstring for the exit status); ``registry`` replaces the built-in papers
-    (for tests)."""
+    """Run the command (see the module docstring for the exit status).
+
+    A ``ValueError`` of the run (a bad paper, file or option value) is printed as one line on stderr, not raised.
+
+    Arguments:
+        argv: the command-line arguments without the program name; None: ``sys.argv[1:]``.
+        registry: the papers to check in place of the built-in ones (for tests); None: the built-in and installed
+            papers.
+
+    Returns:
+        The exit status: 0 when no claim is refuted or in error and the self-test passes, 1 otherwise,
+        :data:`USAGE` (2) on a usage error, :data:`TEX_FAILED` (3) when ``--pdf`` cannot be produced (no pdflatex,
+        or pdflatex failed).
+
+    Raises:
+        SystemExit: from ``argparse``, for ``--help`` or arguments it cannot parse (status 2).
+    """
     from proofs_check.pdf import PdflatexMissing
 
     prog = program_name()

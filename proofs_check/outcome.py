@@ -141,14 +141,29 @@ class Outcome:
         return cls(Status.ERROR, "", detail, routes=_routes(routes))
 
     def with_routes(self, routes: Iterable[str], self_referential: bool = False) -> Outcome:
-        """This outcome with ``routes`` added to its own (in order, once each), self-referential if it was or
-        ``self_referential`` is."""
+        """This outcome with more routes.
+
+        Arguments:
+            routes: route names of :data:`ROUTES`, added after the outcome's own (in order, once each).
+            self_referential: whether the added routes re-check the package's own derivation steps.
+
+        Returns:
+            A new outcome, self-referential if this one was or ``self_referential`` is.
+
+        Raises:
+            ValueError: a route is not one of :data:`ROUTES`.
+        """
         return replace(
             self, routes=_routes([*self.routes, *routes]), self_referential=self.self_referential or self_referential
         )
 
     def to_json(self) -> dict:
-        """The outcome's fields as JSON values."""
+        """The outcome's fields as JSON values.
+
+        Returns:
+            A dict of the fields by name: ``status`` as its value string, ``routes`` as a list (:meth:`from_json`
+            reads it back).
+        """
         return {
             "status": self.status.value,
             "method": self.method,

@@ -59,7 +59,11 @@ class PaperInfo:
         return f"{names} {self.year}"
 
     def to_json(self) -> dict:
-        """The metadata as JSON values."""
+        """The metadata as JSON values.
+
+        Returns:
+            A dict of the fields by name, ``authors`` and ``models`` as lists (:meth:`from_json` reads it back).
+        """
         return {**self.__dict__, "authors": list(self.authors), "models": list(self.models)}
 
     @classmethod
@@ -207,7 +211,14 @@ class Paper:
         return self.info.cite
 
     def model_objects(self) -> list[Model]:
-        """The paper's models as :class:`derivations.model.Model` objects."""
+        """The paper's models as :class:`derivations.model.Model` objects.
+
+        Returns:
+            One ``Model`` per entry of ``models``, in order (a name looked up in ``derivations.models``).
+
+        Raises:
+            ValueError: a model name that no model is registered under (``derivations.models.get``).
+        """
         return [m if isinstance(m, Model) else model_registry.get(m) for m in self.models]
 
     def derivation(self, model: Model | str) -> Derivation:
@@ -230,9 +241,19 @@ class Paper:
     def symbol(self, name: str, latex: str | None = None, definition: object = None, **assumptions: bool) -> sp.Symbol:
         """Declare the symbol ``name`` (SymPy ``assumptions`` such as ``positive=True``) and return it.
 
-        ``latex`` is how the report prints it (default: the package's naming rules); ``definition`` (an expression
-        or a zero-argument callable returning one, called when first needed) is substituted for it before a
-        statement is decided.
+        Arguments:
+            name: the symbol's name, as statements use it.
+            latex: how the report prints it (default None: the package's naming rules; a later call without
+                ``latex`` keeps the one given).
+            definition: an expression, or a zero-argument callable returning one (called when first needed),
+                substituted for the symbol before a statement is decided; None: no definition.
+            assumptions: SymPy assumptions of the symbol (``positive=True``, ``real=True``).
+
+        Returns:
+            The SymPy symbol ``name`` with ``assumptions``.
+
+        Raises:
+            ValueError: ``definition`` is given for a name that already has one.
         """
         if name in self._definitions and definition is not None:
             raise ValueError(f"paper {self.key!r}: symbol {name!r} is already defined")
@@ -306,14 +327,36 @@ class Paper:
         return sp.Eq(sides[0], sides[1], evaluate=False)
 
     def definition(self, name: str) -> sp.Expr:
-        """The definition of the notation symbol ``name`` (built on first use)."""
+        """The definition of the notation symbol ``name`` (built on first use).
+
+        Arguments:
+            name: the name of a symbol declared with a ``definition`` (:meth:`symbol`).
+
+        Returns:
+            The definition as a SymPy expression (a callable definition called once, its result kept).
+
+        Raises:
+            KeyError: ``name`` has no definition.
+            ValueError: (``sympy.SympifyError``) the definition is not a SymPy expression.
+        """
         if name not in self._resolved:
             given = self._definitions[name]
             self._resolved[name] = sp.sympify(given() if callable(given) else given, strict=True)
         return self._resolved[name]
 
     def substitute(self, expr: sp.Basic) -> sp.Basic:
-        """``expr`` with every defined notation symbol replaced by its definition, repeatedly, then ``doit``."""
+        """``expr`` with every defined notation symbol replaced by its definition, repeatedly, then ``doit``.
+
+        Arguments:
+            expr: a SymPy expression (or relation) in the paper's symbols.
+
+        Returns:
+            ``expr`` with no defined notation symbol left, ``doit`` applied.
+
+        Raises:
+            ValueError: the definitions are still not resolved after 20 rounds of replacement (circular, naming the
+                symbols), or ``expr`` or a definition is not a SymPy object (``sympy.SympifyError``).
+        """
         expr = sp.sympify(expr, strict=True)
         for _ in range(20):
             defined = {s: self.definition(s.name) for s in expr.free_symbols if s.name in self._definitions}
@@ -323,7 +366,15 @@ class Paper:
         raise ValueError(f"paper {self.key!r}: the definitions are circular ({sorted(s.name for s in defined)})")
 
     def known_symbols(self) -> set[str]:
-        """Names a statement may use: the models' symbols, the time, and the notation."""
+        """Names a statement may use: the models' symbols, the time, and the notation.
+
+        Returns:
+            The set of names: the time ``t``, the notation's symbols, and of every model its states, their initial
+            values ``<state>_0``, its unit and shared parameters and its quantities.
+
+        Raises:
+            ValueError: a model name that no model is registered under (:meth:`model_objects`).
+        """
         known = {TIME, *self.notation}
         for model in self.model_objects():
             known |= {*model.state_names, *model.unit_param_names, *model.shared_param_names, *model.quantities}
@@ -341,7 +392,17 @@ class Paper:
         return names
 
     def symbol_names(self, expr: sp.Basic) -> dict[sp.Symbol, str]:
-        """``symbol_names`` for ``sympy.latex``: the notation's LaTeX of each symbol of ``expr`` that has one."""
+        """``symbol_names`` for ``sympy.latex``: the notation's LaTeX of each symbol of ``expr`` that has one.
+
+        Arguments:
+            expr: a SymPy expression (or relation).
+
+        Returns:
+            A dict from each symbol of ``expr`` with a non-empty LaTeX in the notation to that LaTeX.
+
+        Raises:
+            ValueError: (``sympy.SympifyError``) ``expr`` is not a SymPy object.
+        """
         return {
             s: self.notation[s.name]
             for s in sp.sympify(expr, strict=True).atoms(sp.Symbol)
@@ -362,14 +423,37 @@ class Paper:
         shared_work: str = "",
         derived: bool = False,
     ) -> Claim:
-        """Declare the claim ``<key>.<id>``: ``statement`` (a SymPy relation, or a callable building one) made at
-        ``where`` (section, theorem), equation ``eq``, under ``assume`` (SymPy conditions, used by the checks, or
-        text). ``corrected=`` the right form of a misprinted statement (the claim is then an erratum); ``check=``
-        a zero-argument callable returning an :class:`Outcome`, for claims no statement decides; ``shared_work=`` the
-        section (``"<key>.<section>"``) whose cached computations the check reuses, to be run by the same worker;
-        ``derived=True`` for a result the paper does not state: ``where`` then names the parts it rests on and the
-        reference says "derived here". With a :attr:`structure`, a citation naming a part the paper does not have is
-        refused (ValueError)."""
+        """Declare the claim ``<key>.<id>``.
+
+        A statement (or corrected form) given as a SymPy object is validated at once; one given as a callable is
+        built and validated on first use.
+
+        Arguments:
+            id: the claim's id within the paper, a non-empty string without spaces, not yet declared.
+            statement: a SymPy relation, or a zero-argument callable building one (text only with ``check``).
+            where: where the paper makes the claim (section, theorem), e.g. ``"§2, Lemma 1"``; with a
+                :attr:`structure`, a part the paper does not have is refused.
+            eq: the paper's equation number(s), or ``""``.
+            assume: the assumptions: SymPy conditions, used by the checks, or text.
+            corrected: the right form of a misprinted statement (the claim is then an erratum), or None.
+            check: a zero-argument callable returning an :class:`Outcome`, for claims no statement decides; None:
+                the statement is decided by :meth:`decide`.
+            shared_work: the section (``"<key>.<section>"``) whose cached computations the check reuses, to be run
+                by the same worker; ``""``: the claim's own section.
+            derived: True for a result the paper does not state: ``where`` then names the parts it rests on and the
+                reference says "derived here".
+
+        Returns:
+            The registered :class:`Claim`.
+
+        Raises:
+            ValueError: ``corrected`` and ``check`` both given; a text ``statement`` without ``check``; a bad or
+                duplicate ``id``; an empty ``where``, or a citation the :attr:`structure` refutes; ``shared_work``
+                not a section; a reference or text with a character the report cannot print; a SymPy statement that
+                evaluated to True/False, has unknown symbols or sides of different shapes.
+            TypeError: ``derived`` is not a bool, ``check`` is not callable, or the statement is neither a SymPy
+                object nor text.
+        """
         if corrected is not None and check is not None:
             raise ValueError(f"claim {self.key}.{id}: give corrected= or check=, not both")
         if check is None and isinstance(statement, str):
@@ -402,10 +486,29 @@ class Paper:
         assume: Iterable[object] = (),
         derived: bool = False,
     ) -> Experiment:
-        """Declare a numeric experiment ``<key>.<id>``: ``measure()`` returns the value(s) of ``quantity`` (a
-        notation symbol, printed in the statement ``|quantity - expected| <= tolerance``); numerically supported if
-        every value is within ``tolerance`` of ``expected``, refuted (with the values) otherwise; ``where``, ``eq``,
-        ``derived`` as for :meth:`claim`."""
+        """Declare a numeric experiment ``<key>.<id>``: numerically supported if every value ``measure()`` returns
+        is within ``tolerance`` of ``expected``, refuted (with the values) otherwise.
+
+        Arguments:
+            id: the experiment's id within the paper, as for :meth:`claim`.
+            measure: a zero-argument callable returning the value(s) of ``quantity``: a number, a sequence of
+                numbers, or a :class:`Measurement`.
+            quantity: a notation symbol, printed in the statement ``|quantity - expected| <= tolerance``.
+            tolerance: the allowed distance from ``expected``, a finite number >= 0 (int or float).
+            where, eq, derived: as for :meth:`claim`.
+            expected: the value the measurement should come close to (default 0).
+            assume: the assumptions (SymPy conditions or text).
+
+        Returns:
+            The registered :class:`Experiment`.
+
+        Raises:
+            TypeError: ``tolerance`` is not an int or float (``bool`` refused), ``measure`` is not callable,
+                ``derived`` is not a bool, or ``expected`` is not a number.
+            ValueError: ``tolerance`` is negative or not finite; a bad or duplicate ``id``; an empty ``where``, or a
+                citation the :attr:`structure` refutes; a text with a character the report cannot print;
+                ``quantity`` not a symbol the paper knows.
+        """
         if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)):
             raise TypeError(
                 f"experiment {self.key}.{id}: tolerance must be a finite number >= 0 (int or float), got "
@@ -429,8 +532,20 @@ class Paper:
         return self._add(experiment)
 
     def variant(self, id: str, statement: object, corrected: object = None) -> Claim:
-        """An unregistered copy of claim ``id`` (local or full id) with another statement, decided the same way:
-        for tests that a wrong statement is refuted."""
+        """An unregistered copy of claim ``id`` with another statement, decided the same way: for tests that a wrong
+        statement is refuted.
+
+        Arguments:
+            id: the claim's local (``"lemma1"``) or full (``"<key>.lemma1"``) id.
+            statement: the other statement (validated on first use, as a claim's).
+            corrected: the other corrected form, or None.
+
+        Returns:
+            A :class:`Claim` with id ``"<full id>~variant"``, the original's citation, assumptions and shared work.
+
+        Raises:
+            KeyError: the paper has no claim ``id``.
+        """
         original = self[id]
         variant = Claim(
             f"{original.id}~variant",
@@ -446,7 +561,11 @@ class Paper:
         return variant
 
     def claims(self) -> list[Claim]:
-        """The claims in declaration order."""
+        """The claims in declaration order.
+
+        Returns:
+            A new list of the paper's claims and experiments.
+        """
         return list(self._claims.values())
 
     def __getitem__(self, id: str) -> Claim:
@@ -456,7 +575,21 @@ class Paper:
         return self._claims[full]
 
     def decide(self, claim: Claim) -> Outcome:
-        """The verdict on ``claim`` from its statement (and corrected form): see :mod:`statement_checks`."""
+        """The verdict on ``claim`` from its statement (and corrected form): see :mod:`statement_checks`.
+
+        Arguments:
+            claim: a claim of this paper with a SymPy statement (its SymPy assumptions are the conditions).
+
+        Returns:
+            The :class:`Outcome` of ``statement_checks.decide``, or of ``statement_checks.erratum`` when the claim
+            has a corrected form.
+
+        Raises:
+            ValueError: two symbols of one name with different SymPy assumptions meet in the claim, the definitions
+                are circular, the statement is no relation or Boolean combination, or a statement built on first
+                use is not usable (as for :meth:`claim`).
+            TypeError: a statement built on first use is neither a SymPy object nor text.
+        """
         from proofs_check.statement_checks import decide, erratum
 
         conditions = [a for a in claim.assumptions if isinstance(a, sp.Basic)]

@@ -51,11 +51,23 @@ def table_width() -> int:
 
 
 def format_table(records: Sequence[Record], width: int | None = None) -> str:
-    """Aligned columns claim / status / method / seconds within ``width`` characters (default: :func:`table_width`).
+    """Aligned columns claim / status / method / seconds within ``width`` characters.
+
     A long method wraps onto further lines of its column; where the other columns leave it fewer than
     :data:`MIN_METHOD_WIDTH` characters (a narrow terminal), each row is claim / status / seconds and its method
     follows on indented lines. A self-referential claim's status is marked, and a note under the table says what the
-    mark means."""
+    mark means.
+
+    Arguments:
+        records: the records, one row each, in order.
+        width: the characters per line, an int >= 20; None: :func:`table_width`.
+
+    Returns:
+        The table as lines joined by newlines (a header, a rule, the rows, then the note if any).
+
+    Raises:
+        ValueError: ``width`` is not an int >= 20 (``bool`` refused).
+    """
     width = table_width() if width is None else width
     if isinstance(width, bool) or not isinstance(width, int) or width < 20:
         raise ValueError(f"width must be an int >= 20 (characters), got {width!r}")
@@ -85,7 +97,15 @@ def format_table(records: Sequence[Record], width: int | None = None) -> str:
 
 
 def format_details(records: Sequence[Record]) -> str:
-    """Detail, counterexample and printed/corrected forms of refuted, erratum and error records, or ""."""
+    """Detail, counterexample and printed/corrected forms of refuted, erratum and error records.
+
+    Arguments:
+        records: the records; those proved or numerically supported are skipped.
+
+    Returns:
+        ``"Details:"`` followed by one indented block per refuted, erratum or error record, or ``""`` if there is
+        none.
+    """
     blocks = []
     for record in records:
         outcome = record.outcome
@@ -109,7 +129,15 @@ def _counts(records: Sequence[Record]) -> dict[Status, int]:
 
 
 def summary_line(records: Sequence[Record]) -> str:
-    """E.g. ``"42 claims: 38 proved, 2 numerically-supported, 2 erratum, 0 refuted, 0 error (12.3 s)"``."""
+    """The one-line summary of a run.
+
+    Arguments:
+        records: the records of the run.
+
+    Returns:
+        The count of records per status and their total seconds, e.g.
+        ``"42 claims: 38 proved, 2 numerically-supported, 2 erratum, 0 refuted, 0 error (12.3 s)"``.
+    """
     counts = ", ".join(f"{n} {status.value}" for status, n in _counts(records).items())
     noun = "claim" if len(records) == 1 else "claims"
     seconds = sum(r.seconds for r in records)
@@ -165,10 +193,20 @@ def control_json(results: Sequence[ControlResult]) -> dict:
 def to_json(
     records: Sequence[Record], extra: dict | None = None, control: Sequence[ControlResult] | None = None
 ) -> dict:
-    """``{"claims": [...], "summary": {status: count, ..., "total": n, "seconds": s}}`` plus, given the self-test's
-    results ``control``, ``"control"`` (:func:`control_json`: not counted in the summary), plus ``extra``'s keys.
+    """The JSON report of a run.
 
-    Raises ValueError if ``extra`` would overwrite ``"claims"``, ``"summary"`` or ``"control"``.
+    Arguments:
+        records: the records of the run.
+        extra: None, or further top-level keys of the report (e.g. the papers' metadata).
+        control: None, or the self-test's results, reported under ``"control"`` (:func:`control_json`: not counted
+            in the summary).
+
+    Returns:
+        ``{"claims": [...], "summary": {status: count, ..., "total": n, "seconds": s}}`` (each claim
+        :meth:`Record.to_json`), plus ``"control"`` given ``control``, plus ``extra``'s keys.
+
+    Raises:
+        ValueError: ``extra`` would overwrite ``"claims"``, ``"summary"`` or ``"control"``.
     """
     summary: dict[str, float] = {status.value: n for status, n in _counts(records).items()}
     summary.update(total=len(records), seconds=sum(r.seconds for r in records))

@@ -66,7 +66,13 @@ class Record:
     seconds: float
 
     def to_json(self) -> dict:
-        """Flat JSON-serialisable view of the claim, its citation and its outcome."""
+        """Flat JSON-serialisable view of the claim, its citation and its outcome.
+
+        Returns:
+            One dict of the claim's id, text, LaTeX and assumptions, its citation's fields (``paper``,
+            ``reference``, ``section``, ``equation``, ``derived``), the outcome's fields (:meth:`Outcome.to_json`)
+            and ``seconds`` (:meth:`from_json` reads it back).
+        """
         claim, citation = self.claim, self.claim.citation
         return {
             "id": claim.id,
@@ -141,12 +147,30 @@ def run_claims(
     expected: Mapping[str, float] | None = None,
     group: Callable[[str], str] | None = None,
 ) -> list[Record]:
-    """Check each claim; records come back in the order of ``claims``. ``progress(k, n, record)`` is called as the
-    k-th check finishes. ``jobs`` worker processes run the checks when ``jobs > 1`` or ``timeout`` (seconds per
-    claim) is set, each worker one whole group (claims with one ``group(claim id)``; by default one
-    :attr:`Claim.work_group <proofs_check.claims.Claim.work_group>`: a section, with the claims that share its
-    work) at a time, the group of the longest ``expected`` seconds (by claim id, e.g. from the last run; summed over
-    the group) first; otherwise they run in this process, one after the other."""
+    """Check each claim (:func:`run_check`: a failing check is an ERROR outcome, not an exception).
+
+    ``jobs`` worker processes run the checks when ``jobs > 1`` or ``timeout`` is set, each worker one whole group at
+    a time, the group of the longest ``expected`` seconds (summed over the group) first; otherwise (or where
+    processes cannot be forked) they run in this process, one after the other.
+
+    Arguments:
+        claims: the claims to check.
+        progress: None, or a callable ``progress(k, n, record)`` called as the k-th of the n checks finishes.
+        jobs: the number of worker processes, an integer >= 1 (at most one per claim is started).
+        timeout: None, or the seconds (> 0) a check may run in its worker before the worker is killed and the
+            claim reported as an ERROR whose detail says "timeout".
+        expected: the expected seconds by claim id (e.g. from the last run), for the order of dispatch; a claim
+            not in it counts :data:`UNKNOWN_SECONDS`.
+        group: None, or a callable from a claim id to its group (claims with one group run in one worker); by
+            default a claim's :attr:`Claim.work_group <proofs_check.claims.Claim.work_group>`: a section, with the
+            claims that share its work.
+
+    Returns:
+        One :class:`Record` per claim, in the order of ``claims``.
+
+    Raises:
+        ValueError: ``jobs`` is not an integer >= 1, or ``timeout`` is not > 0.
+    """
     if not (isinstance(jobs, int) and jobs >= 1):
         raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
     if timeout is not None and not timeout > 0:

@@ -183,25 +183,50 @@ def agf(
 ) -> AGFResult:
     """Alternating gradient flow (Kunin et al. 2025, Algorithm 1 with the clarified rules of spec §3).
 
-    Network f(x) = sum_i a_i sigma(w_i^T x) on data X (n x d), Y (n,) or (n x c); neurons start at a0 (H x c),
-    w0 (H x d), each of norm in (0, 1); ``alpha`` in (0, 1) sets the rescaled time (module docstring for the
-    conventions). ``activation`` is "linear" (kappa = 2, exact log-coordinate utility phase) or "quadratic"
-    (kappa = 3); ``eta`` > 0 is the learning rate of the time map. ``support`` (H x d booleans) restricts the inputs
-    each neuron sees (identity: diagonal linear network).
-
-    Cost minimization runs GF (BDF) until every active neuron's utility gradient on its sphere,
-    ``|grad_i L| / |theta_i|^(kappa-1)``, is at most ``gtol`` (> 0) times rms(x)^{kappa-1} rms(y), the data's utility
+    Network f(x) = sum_i a_i sigma(w_i^T x); the module docstring gives the conventions (thresholds, rescaled time,
+    loss). Cost minimization runs GF (BDF) until every active neuron's utility gradient on its sphere,
+    ``|grad_i L| / |theta_i|^(kappa-1)``, is at most ``gtol`` times rms(x)^{kappa-1} rms(y), the data's utility
     scale (so that the criterion scales with the data and float64 round-off cannot stall it); a neuron collapses
-    when its norm² comes within ``collapse_tol``² (in (0, 1)) of the floor its conserved imbalance allows and the
-    other neurons' residual gives it utility <= 0 (``cost_minimization``); ``collapse_tol`` must be below a tenth
-    of the data's neuron scale (``Network.neuron_scale``). An :class:`InitializationScaleWarning` says when that
-    floor exceeds ``collapse_tol``.
-    Budgets, each checked with an error or a ``halted`` reason that names it: ``max_jumps`` (integer >= 1) jumps;
-    ``horizon`` (> 0) per utility phase, in rescaled time times the utility scale (jump times are ~1/scale);
-    ``max_cost_time`` (> 0) GF time per cost minimization, times the curvature scale (``Network.curvature_scale``);
-    ``max_evaluations`` (integer >= 1) vector-field evaluations per integration (kappa > 2 utility phase, GF run;
-    the default, 4·10⁴, is about 12 s of BDF with its events on one core, twice the most a run in the tests takes).
-    Returns the staircase as an :class:`AGFResult`.
+    when its norm² comes within ``collapse_tol``² of the floor its conserved imbalance allows and the other
+    neurons' residual gives it utility <= 0 (``cost_minimization``). An :class:`InitializationScaleWarning` says
+    when that floor exceeds ``collapse_tol``. Each budget is checked with an error or a ``halted`` reason that
+    names it.
+
+    Arguments:
+        X: the inputs, shape (n, d) with n, d >= 1, finite and not all zero.
+        Y: the targets, shape (n,) or (n, c) with c >= 1, finite and not all zero.
+        a0: the neurons' initial output weights, shape (H, c) (or (H,) for c = 1), H >= 1.
+        w0: the neurons' initial input weights, shape (H, d); each neuron's norm ||(a0_i, w0_i)|| in (0, 1).
+        alpha: the initialization scale in (0, 1), which sets the rescaled time.
+        activation: ``"linear"`` (kappa = 2, exact log-coordinate utility phase) or ``"quadratic"`` (kappa = 3).
+        eta: the learning rate of the time map (> 0).
+        support: None, or (H, d) booleans (or 0/1) restricting the inputs each neuron sees (identity: diagonal
+            linear network); ``w0`` must vanish outside it.
+        max_jumps: the budget of jumps (integer >= 1); reaching it halts the loop (``halted``).
+        gtol: the stationarity tolerance of cost minimization, relative to the utility scale (> 0).
+        collapse_tol: the collapse tolerance, in (0, 1) and below a tenth of the data's neuron scale
+            (``Network.neuron_scale``).
+        horizon: the budget of each utility phase (> 0), in rescaled time times the utility scale (jump times are
+            ~1/scale); a dormant set that does not reach a threshold within it halts the loop (``halted``).
+        max_cost_time: the GF time budget of each cost minimization (> 0), times the curvature scale
+            (``Network.curvature_scale``).
+        max_evaluations: the budget of vector-field evaluations per integration (integer >= 1; kappa > 2 utility
+            phase, GF run; the default, 4·10⁴, is about 12 s of BDF with its events on one core, twice the most a
+            run in the tests takes).
+
+    Returns:
+        The staircase as an :class:`AGFResult`: the jumps (``jumps[0]`` at t = 0 with no active neuron), the
+        thresholds, kappa, alpha and why the loop halted.
+
+    Raises:
+        TypeError: for an argument of the wrong type (``bool`` refused as a number; ``None``, strings or complex
+            values as an array), naming it.
+        ValueError: for a value outside its admissible range (naming it): shapes of ``X``, ``Y``, ``a0``, ``w0``
+            or ``support`` that do not match, NaN or inf entries, all-zero ``X`` or ``Y``, data too large for
+            float64 moments, an unknown ``activation``, ``w0`` nonzero outside ``support``, a neuron norm outside
+            (0, 1), or ``collapse_tol`` not below a tenth of the neuron scale.
+        BudgetError: (a ``ValueError``) if a cost minimization exceeds ``max_cost_time`` or an integration exceeds
+            ``max_evaluations``.
     """
     net, a0, w0 = _validated(X, Y, a0, w0, activation, support)
     alpha, eta, horizon = init_scale(alpha), positive("eta", eta), positive("horizon", horizon)

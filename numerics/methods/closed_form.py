@@ -44,9 +44,38 @@ class ClosedForm(Method):
         return fp if self.dps is None else mp.at(self.dps)
 
     def prepare(self, model: ModelSpec) -> None:
+        """Compile ``model``'s closed form (through the disk cache) before the inputs are validated, so that a model
+        without one is refused before any other work.
+
+        Arguments:
+            model: the model's numeric specification.
+
+        Raises:
+            ValueError: if ``derivations.solve`` found no closed form for ``model`` (quoting ``Unsolved``'s reason).
+        """
         compiled_closed_form(model)  # ValueError quoting Unsolved.reason before any other work
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, Any]) -> Solution:
+        """The closed form of ``model`` at ``inputs.t``: lambdified numpy in float64 (units beyond the float64-safe
+        range evaluated again in mpmath, cancelling units refined with ``refine``), or mpmath correct to ``dps``
+        digits.
+
+        Arguments:
+            model: the model's numeric specification (it has a closed form: :meth:`prepare` checked it).
+            inputs: the validated times and initial states (arrays (batch, p)).
+            params: the unit then shared parameter values by name.
+
+        Returns:
+            A :class:`Solution` with the states (T, batch, p); in float64 also the sums and clocks the closed form
+            evaluated and the ``out_of_range`` mask of units evaluated again in mpmath (then without sums and
+            clocks); ``steps = nfev = 0``.
+
+        Raises:
+            ValueError: if ``params`` hit one of the derivation's divisions (naming the expression that must be
+                nonzero) or a start lies off the set where the closed form holds (naming the condition).
+            OverflowError: if a float64 value, evaluated again in mpmath, is beyond the float64 range.
+            ArithmeticError: if the mpmath evaluation does not settle at the highest working precision.
+        """
         # a formula evaluated at the times: no steps and no evaluation of the field (steps = nfev = 0)
         ccf = compiled_closed_form(model, fp if self.dps is None else mp)
         init_env: dict[str, Any] = {model.init_symbol(n): v for n, v in inputs.state.items()}

@@ -31,6 +31,24 @@ class GradientDescent(Method):
         checked_max_steps(self.max_steps, self.default_max_steps)
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
+        """Full-batch gradient descent with learning rate ``lr`` on the weights of ``model``, ``t / lr`` steps to
+        each time ``t``.
+
+        Arguments:
+            model: the model's numeric specification.
+            inputs: the validated times and initial states (arrays (batch, p)).
+            params: the unit then shared parameter values by name.
+
+        Returns:
+            A :class:`Solution` with the float64 states (T, batch, p) after ``t / lr`` steps; ``steps`` and
+            ``nfev`` are both the largest number of steps (one gradient evaluation per step).
+
+        Raises:
+            BudgetError: (a ``ValueError``) if ``t / lr`` exceeds the budget (``max_steps``, default
+                :attr:`default_max_steps`), before the work.
+            ValueError: unless every time is an integer multiple of ``lr`` (to a relative 1e-9).
+            OverflowError: if the descent diverges beyond the float64 range (naming ``lr``).
+        """
         steps = gd_steps(inputs.t, self.lr, checked_max_steps(self.max_steps, self.default_max_steps))
         states = gradient_descent(flow_functions(model), inputs.state, params, steps, self.lr)
         # one gradient (field) evaluation per step

@@ -39,6 +39,22 @@ class MPMath(Method):
         return mp.at(self.dps)
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
+        """The flow of ``model`` integrated by ``mpmath.odefun`` at ``dps`` digits, the starts one after the other.
+
+        Arguments:
+            model: the model's numeric specification.
+            inputs: the validated times and initial states (arrays (batch, p)).
+            params: the unit then shared parameter values by name.
+
+        Returns:
+            A :class:`Solution` with the states as object arrays of ``mpmath.mpf`` (T, batch, p) and the Taylor
+            steps and field evaluations counted.
+
+        Raises:
+            BudgetError: (a ``ValueError``) if the Taylor steps, counted at 30 digits and summed over the batch,
+                exceed the budget (``max_steps``, default :attr:`default_max_steps`): estimated from the flow's rate
+                before the work, and counted while integrating.
+        """
         cm = flow_functions(model, mp)
         budget = checked_max_steps(self.max_steps, self.default_max_steps)
         check_mpmath_budget(cm, inputs.state, params, float(inputs.t.max()), budget, self.dps)

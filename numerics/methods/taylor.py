@@ -39,6 +39,25 @@ class Taylor(Method):
         return fp if self.dps is None else mp.at(self.dps)
 
     def run(self, model: ModelSpec, inputs: Inputs, params: dict[str, object]) -> Solution:
+        """The flow of ``model`` integrated by heyoka's adaptive Taylor method: float64 without ``dps``, long
+        double or MPFR with it.
+
+        Arguments:
+            model: the model's numeric specification.
+            inputs: the validated times and initial states (arrays (batch, p)).
+            params: the unit then shared parameter values by name.
+
+        Returns:
+            A :class:`Solution` with the states (T, batch, p), floats without ``dps`` and ``mpmath.mpf`` objects
+            with it, and the heyoka steps counted (``nfev`` None: heyoka evaluates Taylor coefficients, not the
+            field).
+
+        Raises:
+            ImportError: if the optional dependency heyoka is not installed.
+            BudgetError: (a ``ValueError``) if a start needs more steps than the budget (``max_steps``, default
+                :attr:`default_max_steps`), estimated from the flow's rate before the work and counted.
+            OverflowError: if a state stops being finite (beyond the type's range).
+        """
         budget = checked_max_steps(self.max_steps, self.default_max_steps)
         ctx = self.arithmetic
         check_taylor_budget(compiled(model, ctx), inputs.state, params, float(inputs.t.max()), budget, ctx)

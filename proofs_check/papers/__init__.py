@@ -80,8 +80,17 @@ def load_papers(names: Iterable[str] | None = None) -> Registry:
     """A registry of the papers ``names`` (default: every built-in and installed paper), in that order.
 
     Built-in and installed papers load the same way, through their entry points (:data:`ENTRY_POINT_GROUP`).
-    Raises ValueError, before importing anything, if a name is neither built in nor installed, and if a built-in
-    paper has no entry point (the package is not installed: ``pip install -e .``).
+
+    Arguments:
+        names: the papers' names (duplicates once), or None for every built-in paper then every installed one.
+
+    Returns:
+        The :class:`Registry` of the papers, in the order of ``names``.
+
+    Raises:
+        ValueError: before importing anything, if a name is neither built in nor installed, or a built-in paper
+            has no entry point (the package is not installed: ``pip install -e .``); then if an installed paper
+            fails to load or provides no ``Paper``, or two papers share a key or a claim id.
     """
     installed = _installed()
     known = [*BUILTIN_PAPERS, *(name for name in installed if name not in BUILTIN_PAPERS)]
@@ -105,7 +114,18 @@ def load_papers(names: Iterable[str] | None = None) -> Registry:
 
 def load_file(path: str | Path) -> list[Paper]:
     """Run the Python file ``path`` as a module and return the papers it defines at module level (models it
-    registers with :func:`derivations.models.register` are registered too). ValueError if it defines none."""
+    registers with :func:`derivations.models.register` are registered too).
+
+    Arguments:
+        path: the path of a ``.py`` file, absolute or relative to the current directory.
+
+    Returns:
+        The :class:`Paper` objects the module defines at module level, in order, each once.
+
+    Raises:
+        ValueError: ``path`` does not end in ``.py`` or is not a file, running it raises an exception (quoted), or
+            it defines no ``Paper``.
+    """
     path = Path(path)
     if path.suffix != ".py":
         raise ValueError(f"{str(path)!r} is not a Python file (FILE.py)")
