@@ -51,6 +51,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from .derivation import Derivation
+from .inputs import expression
 from .model import Model
 from .proof import Proof
 
@@ -136,14 +137,17 @@ def decompose(
         ``(K, Q)`` (``K`` constant, ``Q`` symmetric), or a reason (a string).
 
     Raises:
+        TypeError: an entry of ``field`` or ``laws`` is text or not convertible to SymPy.
         ValueError: ``laws`` and ``constants`` differ in length.
     """
     x = list(states)
     if len(laws) != len(constants):
         raise ValueError(f"constants: one per law expected, got {len(constants)} for {len(laws)} laws")
-    if not all(sp.sympify(f).is_polynomial(*x) for f in field):
+    field = [expression(f, "field") for f in field]  # text is refused, never parsed
+    laws = [expression(g, "laws") for g in laws]
+    if not all(f.is_polynomial(*x) for f in field):
         return "the field is not polynomial in the states"
-    if not all(sp.sympify(g).is_polynomial(*x) for g in laws):
+    if not all(g.is_polynomial(*x) for g in laws):
         return "a conservation law is not polynomial in the states"
     n = len(x)
     top = max(3, *(sp.Poly(f, *x).total_degree() for f in field if f != 0)) if any(f != 0 for f in field) else 3

@@ -11,6 +11,7 @@ import sympy as sp
 
 from derivations import Model, expression, implicit_solution, numeric_evidence, prove_equal, prove_zero
 from derivations.models.emergence import skill_frequencies
+from derivations.projective import decompose
 from proofs_check.papers.nam2025.features import feature_loss, finite_expectation
 
 PLANT = "__import__('builtins').__setattr__('planted_by_a_test', 1) or 0"
@@ -42,6 +43,8 @@ CALLS = {
     "implicit_solution rhs": (lambda: implicit_solution(PLANT, y, sp.Integer(1), t), "rhs"),
     "implicit_solution y0": (lambda: implicit_solution(y * (1 - y), y, PLANT, t), "y0"),
     "numeric_evidence expr": (lambda: numeric_evidence(PLANT, {}), "expr"),
+    "projective.decompose field": (lambda: decompose([PLANT], [x], [], []), "field"),
+    "projective.decompose laws": (lambda: decompose([x], [x], [PLANT], [y]), "laws"),
     "Instance.time_derivative expr": (lambda: _instance().time_derivative(PLANT), "expr"),
     "Instance.verify_conserved expr": (lambda: _instance().verify_conserved(PLANT), "expr"),
     "Model.unit_time_derivative expr": (lambda: _instance().model.unit_time_derivative(PLANT), "expr"),
