@@ -26,6 +26,13 @@ coefficients solves the equation and its initial condition there. The returned o
 roots and the rate substituted, the roots, the rate :math:`k` with :math:`k^2 = \Delta` and
 :math:`q'(y_+) = -k`) are checked as they are returned. A negative discriminant (finite-time blow-up) occurs
 in no gradient flow of the package and is rejected.
+
+The method is stated once (``RICCATI_METHOD``, whose section ``method_section`` builds by running this engine on
+symbolic coefficients, its degenerate cases and the complex-root branch included). A model's derivation keeps as
+its own steps the equation, its coefficients :math:`c_2, c_1, c_0`, the branch that applies and why (on the
+generic branch :math:`\Delta \ge 0`, proved from the symbols' assumptions with the sums' signs, ``signs``) and the
+returned closed form; every other step is marked ``method=RICCATI_METHOD`` (``Step.method``), still checked, and
+``Derivation.latex(mode="condensed")`` prints each run of them as a reference to the section.
 """
 
 from __future__ import annotations
@@ -811,7 +818,9 @@ def _branch_step(poly: sp.Poly, y0: sp.Expr, branch: str, signs: Mapping[sp.Symb
             key="branch",
         )
     delta = sp.factor(c1**2 - 4 * c2 * c0)
-    cases = "Delta = 0, c2 = 0 and a start at a root are its degenerate cases, each checked below"
+    cases = (
+        "the conditions Delta = 0, c2 = 0 and a start at a root select the method's other branches, each a checked step"
+    )
     if discriminant_sign(c2, c1, c0, signs) is None:
         return Step(
             sp.Eq(sp.Symbol("Delta"), delta, evaluate=False),

@@ -45,7 +45,6 @@ KNOWN_INCOMPLETE: frozenset[str] = frozenset(
         "derivations.population_loss",
         "derivations.prove_equal",
         "derivations.prove_zero",
-        "derivations.riccati_solution",
         "numerics.ClosedForm.prepare",
         "numerics.ClosedForm.run",
         "numerics.DOP853.run",
