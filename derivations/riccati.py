@@ -896,7 +896,7 @@ def method_section() -> str:
         "by SymPy from the one before it and checked. A model's derivation shows its own coefficients, which branch "
         "applies to it and why, and its closed form; it refers here for the steps in between, which are the same "
         "steps, checked again with its coefficients.",
-        "\\subsection{Two real roots: $\\Delta > 0$}",
+        "\\subsection{Two real roots: a positive discriminant}",
         text_latex(
             "The discriminant Delta = c1^2 - 4 c2 c0 = k^2 is positive, c2 != 0 and the start is not a root: the "
             "factorization over the two roots (the attracting y_+, where q'(y_+) = -k, and y_-), partial fractions, "
@@ -913,7 +913,7 @@ def method_section() -> str:
     for branch, sub, _ in _abstract_cases():
         parts += [f"\\paragraph{{{text_latex(branch.capitalize())} branch.}}", sub.latex()]
     parts += [
-        "\\subsection{Complex roots: $\\Delta < 0$}",
+        "\\subsection{Complex roots: a negative discriminant}",
         text_latex(
             "No gradient flow of the package reaches it, and the engine rejects an equation whose discriminant is "
             "negative; the closed form follows from the stable form, which depends on k through k^2 only, with the "

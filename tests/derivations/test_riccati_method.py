@@ -35,7 +35,11 @@ def test_the_section_is_labelled_once_and_states_every_branch() -> None:
     tex = method_section()
     assert tex.count(rf"\label{{{RICCATI_METHOD.label}}}") == 1
     assert tex.startswith(r"\section{The Riccati method}")
-    for heading in (r"Two real roots: $\Delta > 0$", "Degenerate branches", r"Complex roots: $\Delta < 0$"):
+    for heading in (
+        "Two real roots: a positive discriminant",
+        "Degenerate branches",
+        "Complex roots: a negative discriminant",
+    ):
         assert rf"\subsection{{{heading}}}" in tex, heading
     for branch in ("Linear", "Constant-rate", "Double-root", "Fixed-point"):
         assert rf"\paragraph{{{branch} branch.}}" in tex, branch
