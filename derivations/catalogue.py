@@ -392,7 +392,10 @@ class Riccati(ScalarMethod):
         return None if kind == "riccati" else f"the equation is {kind}: {KIND_TEXT[kind]}"
 
     def solve(self, reduction: ScalarReduction, context: Context) -> ClockSolution:
-        return riccati_solution(reduction.rhs, reduction.y, reduction.y0, context.t, tags=context.tags)
+        # the sums' signs decide the sign of the discriminant, the branch of the method (``riccati._branch_step``)
+        return riccati_solution(
+            reduction.rhs, reduction.y, reduction.y0, context.t, tags=context.tags, signs=_sum_signs(reduction)
+        )
 
 
 class ForcedRiccati(ScalarMethod):

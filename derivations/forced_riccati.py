@@ -46,13 +46,13 @@ decaying clock keeps its relative accuracy.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy as sp
 
 from .derivation import Derivation, Step
 from .proof import Proof, prove_zero
-from .riccati import riccati_solution
+from .riccati import RICCATI_METHOD, riccati_solution
 
 __all__ = [
     "BesselSolution",
@@ -346,9 +346,11 @@ def bessel_solution(
     at_E = {_E: sp.exp(K * t / 2)}
     in_model = {C2: c2, C1: c1, C0: c0, C3: c3, K: k, _Y0: y0}
     _stable_steps(d, (C2, C1, C0, C3, K), general, (A, B), constants, facts)
-    unforced = riccati_solution(c2 * y**2 + c1 * y + c0, y, y0, t)
+    unforced = riccati_solution(c2 * y**2 + c1 * y + c0, y, y0, t, signs=signs)
     d.steps.append(_unforced_case_step(rhs, unforced.rhs, c3))
-    d.extend(unforced.derivation)
+    # the unforced case (c3 = 0) is a degenerate case of this equation: all of its steps are generic steps of the
+    # Riccati method, its own ones (equation, coefficients, branch, closed form) included
+    d.extend(replace(unforced.derivation, steps=[replace(s, method=RICCATI_METHOD) for s in unforced.derivation.steps]))
     definitions = {NU: sp.sqrt(found.c1**2 - 4 * c2 * c0) / sp.Abs(k), S0: 2 * sp.sqrt(-c2 * c3) / sp.Abs(k)}
     if tags:
         d = d.tagged(tags)

@@ -18,6 +18,7 @@ import sympy as sp
 from . import registry
 from .closed_form import ClosedForm
 from .conservation import UnsupportedModelError, conserved_quantities
+from .derivation import LATEX_MODES, Derivation
 from .matrix_flow import conserved_matrix_derivative, matrix_gradient_flow
 from .model import Model
 from .naming import align_rows, dot_symbol, latex
@@ -30,6 +31,7 @@ __all__ = [
     "linear_network_matrix_form",
     "model_equations",
     "render_model",
+    "shown_derivation",
 ]
 
 DISPLAY_WIDTH = 2
@@ -199,12 +201,51 @@ def _learning_rates(model: Model) -> str:
     return f"with layer-wise learning rates ({rates})"
 
 
+def shown_derivation(model: Model | str, tags: Mapping[str, str] | None = None) -> Derivation | None:
+    """The derivation :func:`render_model` shows for ``model``, its steps tagged by ``tags``.
+
+    Arguments:
+        model: a registered name or a :class:`Model`.
+        tags: step key -> equation number (``Derivation.tagged``).
+
+    Returns:
+        The tagged derivation of the model's closed form; None for a model displayed in matrix form
+        (``MATRIX_FORMS``) or without a closed form.
+    """
+    m = _resolve(model)
+    if m.name in MATRIX_FORMS or not isinstance(m.solution, ClosedForm):
+        return None
+    return m.closed_form.derivation.tagged(tags or {})
+
+
 def render_model(
-    model: Model | str, p: int = DISPLAY_WIDTH, derivation: bool = True, tags: Mapping[str, str] | None = None
+    model: Model | str,
+    p: int = DISPLAY_WIDTH,
+    derivation: bool = True,
+    tags: Mapping[str, str] | None = None,
+    mode: str = "full",
 ) -> str:
     """LaTeX (a ``\\subsection`` and its displays) of the model's network, loss, derived quantities, gradient
-    flow, conserved quantities, closed form and, if ``derivation``, its recorded derivation, whose steps are tagged
-    by ``tags`` (step key -> equation number, e.g. a paper's ``equation_tags[model.name]``; ``Derivation.tagged``)."""
+    flow, conserved quantities, closed form and, if ``derivation``, its recorded derivation (``shown_derivation``).
+
+    Arguments:
+        model: a registered name or a :class:`Model`.
+        p: the width at which the network and the loss are written out.
+        derivation: whether to show the derivation.
+        tags: step key -> equation number for the derivation's steps (e.g. a paper's
+            ``equation_tags[model.name]``; ``Derivation.tagged``).
+        mode: how the derivation is printed (``Derivation.latex``): ``"full"``, or ``"condensed"``, each run of
+            generic steps of a method a reference to the method's section (``MethodReference.section``), which the
+            document must then contain.
+
+    Returns:
+        The LaTeX of the subsection.
+
+    Raises:
+        ValueError: ``mode`` is not one of ``LATEX_MODES``; ``p`` is not a positive integer.
+    """
+    if mode not in LATEX_MODES:
+        raise ValueError(f"mode must be one of {LATEX_MODES}, got {mode!r}")
     m = _resolve(model)
     parts = [
         f"\\subsection{{{text_latex(m.title)} (\\texttt{{{code_latex(m.name)}}})}}",
@@ -240,7 +281,7 @@ def render_model(
         parts.append(f"\\paragraph{{Conserved quantities.}} {text_latex(eq.conservation_note)}.")
     if eq.closed_form:
         parts += ["\\paragraph{Closed form.} One generic unit at time $t$:", _align(eq.closed_form)]
-    if derivation and isinstance(m.solution, ClosedForm):
-        d = m.closed_form.derivation.tagged(tags or {})
-        parts += [f"\\paragraph{{Derivation.}} {text_latex(d.title)}.", d.latex()]
+    shown = shown_derivation(m, tags) if derivation else None
+    if shown is not None:
+        parts += [f"\\paragraph{{Derivation.}} {text_latex(shown.title)}.", shown.latex(mode=mode)]
     return "\n\n".join(parts)

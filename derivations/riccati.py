@@ -26,6 +26,13 @@ coefficients solves the equation and its initial condition there. The returned o
 roots and the rate substituted, the roots, the rate :math:`k` with :math:`k^2 = \Delta` and
 :math:`q'(y_+) = -k`) are checked as they are returned. A negative discriminant (finite-time blow-up) occurs
 in no gradient flow of the package and is rejected.
+
+The method is stated once (``RICCATI_METHOD``, whose section ``method_section`` builds by running this engine on
+symbolic coefficients, its degenerate cases and the complex-root branch included). A model's derivation keeps as
+its own steps the equation, its coefficients :math:`c_2, c_1, c_0`, the branch that applies and why (on the
+generic branch :math:`\Delta \ge 0`, proved from the symbols' assumptions with the sums' signs, ``signs``) and the
+returned closed form; every other step is marked ``method=RICCATI_METHOD`` (``Step.method``), still checked, and
+``Derivation.latex(mode="condensed")`` prints each run of them as a reference to the section.
 """
 
 from __future__ import annotations
@@ -36,11 +43,23 @@ from functools import cache
 
 import sympy as sp
 
-from .derivation import Derivation, Step
+from .derivation import Derivation, MethodReference, Step
 from .proof import Proof, prove_zero, sample_sign
+from .prose import text_latex
 from .special import phi1
 
-__all__ = ["ALPHA", "BETA", "BRANCHES", "RiccatiSolution", "rate_split", "riccati_solution", "stable_form"]
+__all__ = [
+    "ALPHA",
+    "BETA",
+    "BRANCHES",
+    "RICCATI_METHOD",
+    "RiccatiSolution",
+    "discriminant_sign",
+    "method_section",
+    "rate_split",
+    "riccati_solution",
+    "stable_form",
+]
 
 ALPHA, BETA = sp.symbols("alpha beta", real=True)
 
@@ -124,13 +143,15 @@ def riccati_solution(
     t: sp.Symbol,
     relations: tuple[sp.Expr, ...] = (),
     tags: Mapping[str, str] | None = None,
+    signs: Mapping[sp.Symbol, sp.Symbol] | None = None,
 ) -> RiccatiSolution:
     """Derive the solution of ``y' = rhs`` (a polynomial of degree <= 2 in ``y`` with coefficients free of ``t``),
     ``y(0) = y0``, as a recorded derivation; the roots are named ``{y}_+`` and ``{y}_-``.
 
-    ``tags`` maps step keys (``"ode"``, ``"discriminant"``, ``"roots"``, ``"factor"``, ``"apart"``, ``"log"``,
-    ``"exponentiate"``, ``"solution"``, ``"limit"``, ``"verified"``, ``"case"``) to paper equation numbers
-    (``Derivation.tagged``); ``relations`` are polynomial side conditions (each = 0) that the checks may use.
+    The derivation's own steps are the equation (``"ode"``), its coefficients (``"coefficients"``), the branch that
+    applies and why (``"branch"``: on the generic branch, the sign of the discriminant proved from the symbols'
+    assumptions with ``signs`` substituted) and the returned closed form (``"closed_form"``); every other step is a
+    generic step of ``RICCATI_METHOD`` (``Step.method``), stated once in its section (``method_section``).
 
     Arguments:
         rhs: the right-hand side, a SymPy polynomial of degree <= 2 in ``y`` with coefficients free of ``t``.
@@ -138,7 +159,11 @@ def riccati_solution(
         y0: the initial value ``y(0)``.
         t: the time symbol.
         relations: polynomial side conditions (each = 0), the derivation's shared ``relations``.
-        tags: step key -> paper equation number; ``None`` or empty: no tags.
+        tags: step keys (``"ode"``, ``"discriminant"``, ``"roots"``, ``"factor"``, ``"apart"``, ``"log"``,
+            ``"exponentiate"``, ``"solution"``, ``"limit"``, ``"verified"``, ``"case"``, …) -> paper equation
+            numbers (``Derivation.tagged``); ``None`` or empty: no tags.
+        signs: symbols of the coefficients mapped to symbols with their sign assumptions (e.g. a sum over the units
+            of non-positive summands to a non-positive symbol), with which the sign of the discriminant is decided.
 
     Returns:
         The :class:`RiccatiSolution` of the branch the coefficients force (``BRANCHES``: generic, linear,
@@ -167,6 +192,8 @@ def riccati_solution(
         key="ode",
         residual=sp.S.Zero,
     )
+    derivation.steps.extend(_coefficient_steps(poly))
+    derivation.steps.append(_branch_step(poly, y0, branch, signs or {}))
     solution, definitions, (checked, checked_rhs), facts = _SOLVERS[branch](
         derivation, poly, y, y0, t, (r_plus, r_minus, k)
     )
@@ -188,6 +215,7 @@ def riccati_solution(
         _returned_steps(poly, (y0, t), branch, (solution, checked, facts), definitions, (r_plus, r_minus, k))
     )
     cases = _case_split(derivation, poly, y, y0, t) if branch == "generic" else {}
+    derivation.steps[:] = _generic_marked(derivation.steps)
     stable = stable_form(c2, c0, y0, t, k)
     if tags:
         derivation = derivation.tagged(tags)
@@ -237,7 +265,7 @@ def _returned_steps(
             "check: the returned solution is the verified one with the returned roots and rate, which satisfy the "
             "relations it was verified under (its sum and product of roots, k = -c2 (y_+ - y_-))",
             verifier=is_the_verified_solution,
-            key="returned",
+            key="closed_form",
         ),
         Step(
             sp.Eq(yt.subs(t, 0), y0),
@@ -722,3 +750,241 @@ def _case_split(derivation: Derivation, poly: sp.Poly, y: sp.Symbol, y0: sp.Expr
 
 def _names(y: sp.Symbol) -> tuple[sp.Symbol, sp.Symbol]:
     return sp.Symbol(f"{y}_+", real=True), sp.Symbol(f"{y}_-", real=True)
+
+
+# ---------------------------------------------------------------- the method, stated once; a model's own steps
+_OWN_KEYS = ("ode", "coefficients", "branch", "closed_form")
+"""The keys of the steps a model's derivation shows in condensed form: its equation, its coefficients, the branch
+that applies to it and its closed form. Every other step of the engine is generic (``RICCATI_METHOD``)."""
+
+
+def _generic_marked(steps: list[Step]) -> list[Step]:
+    """``steps`` with every step not of ``_OWN_KEYS`` (and not yet of a method) marked as a generic step of the
+    Riccati method."""
+    return [s if s.key in _OWN_KEYS or s.method is not None else replace(s, method=RICCATI_METHOD) for s in steps]
+
+
+def _coefficient_steps(poly: sp.Poly) -> list[Step]:
+    """``c2``, ``c1``, ``c0`` of the equation's polynomial, each a step: the method's symbols for this model."""
+    y = poly.gen
+    return [
+        Step(
+            sp.Eq(symbol, value, evaluate=False),
+            f"the coefficient of {y}{'^2' if n == 2 else ''} in the right-hand side (sympy.Poly): a symbol of the "
+            "Riccati method"
+            if n
+            else "the constant term of the right-hand side (sympy.Poly): a symbol of the Riccati method",
+            residual=poly.coeff_monomial(y**n) - value,
+            key="coefficients",
+        )
+        for symbol, value, n in zip((_C2, _C1, _C0), _coefficients(poly), (2, 1, 0), strict=True)
+    ]
+
+
+def discriminant_sign(
+    c2: sp.Expr, c1: sp.Expr, c0: sp.Expr, signs: Mapping[sp.Symbol, sp.Symbol] | None = None
+) -> bool | None:
+    """Whether ``Delta = c1**2 - 4 c2 c0 >= 0`` follows from the symbols' assumptions, ``signs`` substituted.
+
+    Arguments:
+        c2: the coefficient of the square.
+        c1: the linear coefficient.
+        c0: the constant term.
+        signs: symbols mapped to symbols with their sign assumptions (``catalogue._sum_signs``).
+
+    Returns:
+        True if ``Delta`` (factored), or both ``c1**2`` and ``-c2 c0``, are non-negative by SymPy's assumptions;
+        False if ``Delta`` is negative by them; None if they do not decide it.
+    """
+    given = dict(signs or {})
+    delta = sp.factor(c1**2 - 4 * c2 * c0).xreplace(given)
+    if delta.is_nonnegative:
+        return True
+    if delta.is_negative:
+        return False
+    # a sum of a square and a product of known sign (e.g. 4 S^2 + (a_0^2 - b_0^2)^2 is not seen as one, factored)
+    if sp.sympify(c1**2).xreplace(given).is_nonnegative and sp.factor(-c2 * c0).xreplace(given).is_nonnegative:
+        return True
+    return None
+
+
+def _branch_step(poly: sp.Poly, y0: sp.Expr, branch: str, signs: Mapping[sp.Symbol, sp.Symbol]) -> Step:
+    """Which branch of the Riccati method applies to ``poly`` and why, as a checked step.
+
+    A degenerate branch forced by the coefficients shows its condition in the method's symbols and is checked by
+    the branch's property of the equation's polynomial vanishing identically (``_branch_property``). The generic
+    branch shows the discriminant's sign, proved from the symbols' assumptions (``discriminant_sign``); if they do
+    not decide it, the step only names the discriminant and the generic branch is taken for ``Delta > 0``, an
+    assumption of the derivation."""
+    c2, c1, c0 = _coefficients(poly)
+    if branch != "generic":
+        abstract = sp.Poly(_C2 * _Y**2 + _C1 * _Y + _C0, _Y)
+        exprs = dict(_degenerate_conditions(abstract, _Y0))[branch]
+        return Step(
+            _condition(exprs),
+            f"{_PROPERTY_TEXT[branch]}, identically for these coefficients: the {branch} branch of the Riccati method",
+            residual=_branch_property(branch, poly, y0),
+            key="branch",
+        )
+    delta = sp.factor(c1**2 - 4 * c2 * c0)
+    cases = (
+        "the conditions Delta = 0, c2 = 0 and a start at a root select the method's other branches, each a checked step"
+    )
+    if discriminant_sign(c2, c1, c0, signs) is None:
+        return Step(
+            sp.Eq(sp.Symbol("Delta"), delta, evaluate=False),
+            "the discriminant c1^2 - 4 c2 c0 of these coefficients; its sign is not decided by the symbols' "
+            f"assumptions: the generic branch (two real roots) is taken for Delta > 0, an assumption; {cases}",
+            residual=sp.Symbol("Delta") - delta,
+            substitutions={sp.Symbol("Delta"): c1**2 - 4 * c2 * c0},
+            key="branch",
+        )
+    named = " (with the signs of the sums over the units, from their summands)" if signs else ""
+
+    def nonnegative() -> Proof:
+        if discriminant_sign(c2, c1, c0, signs):
+            return Proof(True, f"SymPy's assumptions{named}", True)
+        return Proof(False, "the sign of the discriminant is not decided by the symbols' assumptions", True, str(delta))
+
+    return Step(
+        sp.GreaterThan(delta, 0, evaluate=False),
+        f"the discriminant c1^2 - 4 c2 c0 of these coefficients is >= 0 by the symbols' assumptions{named}: two "
+        f"real roots, the generic branch of the Riccati method where Delta > 0; {cases}",
+        verifier=nonnegative,
+        key="branch",
+    )
+
+
+RICCATI_TOPICS: dict[str, str] = {
+    "discriminant": "the discriminant",
+    "roots": "the roots",
+    "factor": "the factorization over the roots",
+    "apart": "the partial fractions",
+    "log": "the integration",
+    "exponentiate": "the exponentiation",
+    "solution": "the inversion",
+    "limit": "the limit",
+    "stable": "the stable form",
+    "verified": "the checks against the equation",
+    "returned": "the checks of the returned roots and rate",
+    "case": "the degenerate cases (each condition and its branch's solution checked for these coefficients)",
+}
+"""What each generic step of the engine does, by key, for the line that stands for a run of them."""
+
+
+@cache
+def method_section() -> str:
+    r"""The LaTeX section stating the Riccati method once, for symbolic coefficients ``y' = c2 y^2 + c1 y + c0``.
+
+    Every display is a step of the engine itself run on the symbolic quadratic (``riccati_solution``: the
+    discriminant, the roots, the factorization, the partial fractions, the integration, the inversion, the limit
+    and the stable form, each computed from the previous object and checked), of its degenerate cases
+    (``_abstract_cases``: linear, constant rate, double root, fixed point, each solved by the same steps), and of
+    the complex-root branch obtained from the stable form with an imaginary rate (``_complex_roots``), printed by
+    ``Derivation.latex``.
+
+    Returns:
+        The ``\section`` (labelled ``RICCATI_METHOD.label``) and its subsections.
+    """
+    c2, c1, c0, y0, y, t = _C2, _C1, _C0, _Y0, _Y, _T
+    general = riccati_solution(c2 * y**2 + c1 * y + c0, y, y0, t)
+    # the symbolic run's own steps are trivial here (c2 = c2, an undecided sign): the method's steps are the others
+    two_roots = Derivation(
+        general.derivation.title,
+        steps=[
+            s
+            for s in general.derivation.steps
+            if s.key not in ("coefficients", "branch", "case", "returned", "closed_form")
+        ],
+    )
+    parts = [
+        f"\\section{{The Riccati method}}\\label{{{RICCATI_METHOD.label}}}",
+        "A model whose derivation reaches a scalar equation with constant coefficients, of degree at most 2 in its "
+        "unknown, is solved by the steps below, derived here once for symbolic coefficients "
+        f"{_math(sp.Eq(sp.Derivative(sp.Function('y')(t), t), c0 + c1 * y + c2 * y**2))}. Each display is computed "
+        "by SymPy from the one before it and checked. A model's derivation shows its own coefficients, which branch "
+        "applies to it and why, and its closed form; it refers here for the steps in between, which are the same "
+        "steps, checked again with its coefficients.",
+        "\\subsection{Two real roots: a positive discriminant}",
+        text_latex(
+            "The discriminant Delta = c1^2 - 4 c2 c0 = k^2 is positive, c2 != 0 and the start is not a root: the "
+            "factorization over the two roots (the attracting y_+, where q'(y_+) = -k, and y_-), partial fractions, "
+            "term-by-term integration and the inversion of the exponentiated equation."
+        ),
+        two_roots.latex(),
+        "\\subsection{Degenerate branches}",
+        text_latex(
+            "Each condition of the generic branch failing, solved for a coefficient and derived by the same steps; "
+            "each branch's solution is the stable form with k^2 = Delta, so that the stable form holds on every "
+            "branch. In a model's derivation each condition is a checked step in the model's own symbols."
+        ),
+    ]
+    for branch, sub, _ in _abstract_cases():
+        parts += [f"\\paragraph{{{text_latex(branch.capitalize())} branch.}}", sub.latex()]
+    parts += [
+        "\\subsection{Complex roots: a negative discriminant}",
+        text_latex(
+            "No gradient flow of the package reaches it, and the engine rejects an equation whose discriminant is "
+            "negative; the closed form follows from the stable form, which depends on k through k^2 only, with the "
+            "imaginary rate k = i omega. Its denominator vanishes in finite time: the solution blows up."
+        ),
+        _complex_roots().latex(),
+    ]
+    return "\n\n".join(parts)
+
+
+RICCATI_METHOD = MethodReference("the Riccati method", "sec:riccati-method", method_section, {**RICCATI_TOPICS})
+"""The engine's generic steps, stated once for symbolic coefficients in the section ``method_section`` builds."""
+
+
+def _math(relation: sp.Basic) -> str:
+    """A relation in running text, through the renderer of the derivations."""
+    from .naming import latex
+
+    return f"${latex(relation)}$"
+
+
+def _complex_roots() -> Derivation:
+    r"""The branch :math:`\Delta = -\omega^2 < 0` from the engine's stable form: written with exponentials
+    (``phi1`` rewritten), numerator and denominator multiplied by :math:`e^{-kt/2}/(2i)` at :math:`k = i\omega`
+    and rewritten with cosines (``rewrite(cos)``), which leaves a real ratio; checked against the equation
+    (modulo :math:`\omega^2 = 4c_2c_0 - c_1^2`) and the initial condition."""
+    c2, c1, c0, y0, t = _C2, _C1, _C0, _Y0, _T
+    k, omega = sp.Symbol("k", nonnegative=True), sp.Symbol("omega", positive=True)
+    yt = sp.Function("y")(t)
+    facts = (omega**2 + c1**2 - 4 * c2 * c0,)
+    d = Derivation("complex roots", assumptions=("Delta = -omega^2 < 0",), relations=facts)
+    stable = stable_form(c2, c0, y0, t, k).xreplace(dict(zip((ALPHA, BETA), rate_split(c1, k), strict=True)))
+    exponential = sp.together(stable.rewrite(sp.exp))
+    d.add(
+        sp.Eq(yt, exponential),
+        "the stable form of the generic branch with tau = (1 - e^{-kt})/k written out",
+        residual=stable - exponential,
+        substitutions={phi1(k * t): (1 - sp.exp(-k * t)) / (k * t)},
+    )
+    d.add(
+        sp.Eq(k, sp.I * omega, evaluate=False),
+        "Delta = -omega^2 < 0 (omega > 0): k^2 = Delta at k = i omega",
+        residual=(sp.I * omega) ** 2 - (c1**2 - 4 * c2 * c0),
+    )
+    numerator, denominator = sp.fraction(exponential)
+    waves = (sp.cos(omega * t / 2), sp.sin(omega * t / 2))
+
+    def real(part: sp.Expr) -> sp.Expr:
+        at_i = sp.expand(sp.expand(part * sp.exp(-k * t / 2)).xreplace({k: sp.I * omega})).rewrite(sp.cos)
+        return sp.collect(sp.expand(at_i / (2 * sp.I)), waves, sp.factor)
+
+    solution = real(numerator) / real(denominator)
+    d.add(
+        sp.Eq(yt, solution),
+        "numerator and denominator times e^{-kt/2}/(2 i) at k = i omega, with cosines and sines (rewrite(cos)): a "
+        "real ratio; its denominator vanishes at a finite time (blow-up)",
+        verifier=lambda: prove_zero(sp.simplify((exponential.xreplace({k: sp.I * omega}) - solution).rewrite(sp.exp))),
+    )
+    d.add(
+        sp.Eq(sp.Derivative(yt, t), c0 + c1 * yt + c2 * yt**2),
+        "check: it satisfies the equation (modulo omega^2 = 4 c2 c0 - c1^2)",
+        residual=sp.diff(solution, t) - (c2 * solution**2 + c1 * solution + c0),
+    )
+    d.add(sp.Eq(yt.subs(t, 0), y0), "check: the initial condition", residual=solution.subs(t, 0) - y0)
+    return d

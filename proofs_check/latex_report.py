@@ -1,7 +1,9 @@
 """The standalone LaTeX report: conventions, per paper its metadata, models, claims table and statements, the errata.
 
 Each paper's section shows the models the paper declares (:class:`proofs_check.PaperInfo`), the first time in full
-and afterwards as a cross-reference; registered models no checked paper declares go to a final section. All
+and afterwards as a cross-reference; registered models no checked paper declares go to a final section. A model's
+derivation is condensed (``Derivation.latex(mode="condensed")``): the generic steps of a method (e.g. the Riccati
+method) are a reference to the method's section, which follows the model sections once (``method_sections``). All
 displayed formulas are printed from the SymPy objects (``derivations.rendering``, ``Derivation.latex``, the claims'
 statements) through the naming table and the papers' notation, and the formulas of prose through
 :func:`derivations.prose.text_latex`. The claims table of a paper is grouped by the paper's section, so that
@@ -18,9 +20,10 @@ from itertools import groupby
 from typing import TYPE_CHECKING
 
 from derivations import models as model_registry
+from derivations.derivation import MethodReference
 from derivations.model import Model
 from derivations.prose import code_latex, text_latex
-from derivations.rendering import render_model
+from derivations.rendering import render_model, shown_derivation
 from proofs_check.citation import DERIVED_HERE
 from proofs_check.distribution import DISTRIBUTION, version
 from proofs_check.outcome import Status
@@ -32,7 +35,7 @@ from proofs_check.runner import Record
 if TYPE_CHECKING:
     from proofs_check.control import ControlResult
 
-__all__ = ["CONVENTIONS", "document"]
+__all__ = ["CONVENTIONS", "document", "method_sections"]
 
 PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 \usepackage[utf8]{inputenc}
@@ -130,10 +133,29 @@ def _models_section(
             )
             continue
         rendered.add(name)
-        body = render_model(model, tags=tags.get(name))
+        body = render_model(model, tags=tags.get(name), mode="condensed")
         heading_end = body.index("\n")
         parts.append(body[:heading_end] + f"\\label{{{_label(model)}}}" + body[heading_end:])
     return parts
+
+
+def method_sections(names: Sequence[str], models: Mapping[str, Model]) -> list[str]:
+    """The section of each method whose generic steps the derivations of ``names`` (as rendered: condensed, each run
+    of a method's steps a reference to its section) contain, once per label, in order of first appearance.
+
+    Arguments:
+        names: the models rendered in full, in the order of the document.
+        models: name -> Model.
+
+    Returns:
+        The LaTeX of each section (``MethodReference.section``).
+    """
+    methods: dict[str, MethodReference] = {}
+    for name in names:
+        derivation = shown_derivation(models[name])
+        for method in derivation.methods() if derivation is not None else ():
+            methods.setdefault(method.label, method)
+    return [method.section() for method in methods.values()]
 
 
 def _local_id(claim_id: str, paper: str) -> str:
@@ -365,6 +387,8 @@ def document(
     uncited = [name for name in shown if name not in declared]
     if uncited and include_uncited:
         body.append("\\section{Other models}\n\n" + "\n\n".join(_models_section(uncited, available, rendered, tags)))
+    # the generic steps the condensed derivations refer to, each method once
+    body += method_sections([name for name in available if name in rendered], available)
     body += [errata_section(records), checkers_section(records)]
     if control is not None:
         body.append(control_section(control))

@@ -141,3 +141,12 @@ def test_the_latex_report_and_every_statement_are_mathematics_only() -> None:
     body = document([], [], date="2026-01-01").split("\\begin{document}", 1)[1]  # the preamble is LaTeX code
     found = code_syntax(body + "\n".join(statements))
     assert not found, summary(found)
+
+
+def test_the_riccati_method_and_a_condensed_derivation_are_mathematics() -> None:
+    """The method's section (``riccati.method_section``) and a model's condensed derivation, which refers to it,
+    print mathematics only, as the full derivations do (the planted defects above show the scan can fail)."""
+    from derivations.riccati import method_section
+
+    found = code_syntax(method_section() + solve("two_layer_scalar").derivation.latex(mode="condensed"))
+    assert not found, summary(found)

@@ -294,3 +294,33 @@ def test_the_saved_report_of_every_paper_has_the_other_models_too(tmp_path):
         main(["--paper", "toy2024", "--from-json", str(saved), "--pdf", str(narrowed)], registry=fake_registry()) == 0
     )
     assert not any("Other models" in page for page in pdf_pages(narrowed))
+
+
+def _model_subsection(tex: str, name: str) -> str:
+    """The LaTeX of a model's subsection in the report: from its label to the next (sub)section."""
+    start = tex.index(rf"\label{{model:{name}}}")
+    ends = [tex.find(marker, start) for marker in (r"\subsection{", r"\section{")]
+    return tex[start : min(e for e in ends if e != -1)]
+
+
+def test_the_report_states_the_riccati_method_once_and_each_model_refers_to_it():
+    """Issue 26: the models' derivations are condensed (their own coefficients, branch and closed form, the
+    engine's generic steps a reference) and the method's section is in the document once, although two models
+    contain its steps; with the derivations in full the degenerate cases would be repeated in each model."""
+    from derivations.rendering import render_model, shown_derivation
+    from derivations.riccati import RICCATI_METHOD
+
+    loaded = load_papers(["saxe2014", "domine2025"])
+    infos = [loaded.paper(key).info for key in ("saxe2014", "domine2025")]
+    tex = document([], infos, include_uncited=False, date="2026-01-01")
+    label = RICCATI_METHOD.label
+    assert tex.count(rf"\label{{{label}}}") == 1 and tex.count(r"\section{The Riccati method}") == 1
+    names = ("deep_linear_whitened", "lambda_balanced")
+    assert all(RICCATI_METHOD in shown_derivation(name).methods() for name in names)  # so the dedupe is needed
+    for name in names:
+        section = _model_subsection(tex, name)
+        assert rf"Section~\ref{{{label}}}" in section, name
+        assert all(f"&{c} = " in section for c in ("c_2", "c_1", "c_0")), name
+        assert "degenerate case:" not in section and "fixed-point:" not in section, name
+        full = render_model(name, mode="full")  # what the full form repeats in every model
+        assert "degenerate case:" in full and "fixed-point:" in full
