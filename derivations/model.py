@@ -31,6 +31,7 @@ from .proof import Proof, prove_zero
 
 __all__ = [
     "MAX_INSTANCE_SIZE",
+    "MAX_UNIT_FIELD_COST",
     "MOMENT_ENTRIES_PER_SYMBOL",
     "PROBE_MAX_SIZE",
     "DeferredQuantities",
@@ -57,6 +58,13 @@ MAX_INSTANCE_SIZE = 1000
 """Default budget of ``Model.instance`` (``Model.instance_size``): about 2 s of work on one core (measured:
 ``linear_network`` at p = 100, size 500, in 0.9 s; ``two_layer_scalar`` at p = 300, size 600, in 1.0 s;
 ``linear_model`` at p = 100, size 925, in 0.8 s); ``Model.instance(2000)`` hung for minutes before this budget."""
+MAX_UNIT_FIELD_COST = 20_000
+"""Default budget of ``Model.unit_field`` (``Model.derive_unit_field``, ``Model.unit_field_cost``: state names ×
+the width-2 loss's symbols², about 0.2 to 3 ms each on one core, the most for deep products; measured, on a
+shared machine: ``linear_network(3, 2)``, cost 2880, in 5 s; ``deep_scalar_chain(12)``, 9408, in 18 to 28 s;
+``single_neuron(16)``, 42 500, in 12 s; ``deep_scalar_chain(16)``, 20 736, in 57 s; ``linear_network(6, 4)``,
+47 610, and ``single_neuron(30)``, 262 384, beyond 60 s). The cost is mostly ``sympy.factor`` of the divided
+field, which grows with the number of symbols and the degree."""
 
 
 @dataclass(frozen=True)
@@ -422,14 +430,59 @@ class Model:
 
     @cached_property
     def unit_field(self) -> dict[sp.Symbol, sp.Expr]:
-        """The vector field of one generic unit, in terms of its own symbols, the sums and shared params.
+        """The vector field of one generic unit, in terms of its own symbols, the sums and shared params:
+        :meth:`derive_unit_field` within the default budget :data:`MAX_UNIT_FIELD_COST` (derive it with a larger
+        ``max_cost`` first for a larger model; the property then returns that field)."""
+        return self.derive_unit_field()
+
+    def unit_field_cost(self) -> int:
+        """The estimated cost of :meth:`derive_unit_field`, from the width-2 instance before any derivation: the
+        number of state names (the field's components) times the square of the number of symbols of its loss
+        (see :data:`MAX_UNIT_FIELD_COST`).
+
+        Raises:
+            ValueError: the errors of :meth:`instance` (the width-2 instance beyond its own budget)."""
+        return len(self.state_names) * len(self.instance(2).loss.free_symbols) ** 2
+
+    def derive_unit_field(self, max_cost: int = MAX_UNIT_FIELD_COST) -> dict[sp.Symbol, sp.Expr]:
+        """The vector field of one generic unit (:attr:`unit_field`), derived within the budget ``max_cost``.
 
         Derived from the explicit width-2 model: each component of unit 1's field is divided (multivariate
         division, lex order with unit 2's state first) by the relations ``q(unit 2) - (Q - q(unit 1))``, one
         per sum ``Q`` with summand ``q``; a remainder free of unit 2 expresses the field through the sums. Unit
         2's non-polynomial atoms (``tanh(b_2)``, ``1/b_2``) are independent indeterminates of the division.
-        ``ValueError`` if unit 2 remains (a field that depends on it beyond the declared sums).
+        Derived once per model: later calls (and :attr:`unit_field`) return it without a budget check.
+
+        Arguments:
+            max_cost: the budget of :meth:`unit_field_cost` (default :data:`MAX_UNIT_FIELD_COST`), checked before
+                the field is derived.
+
+        Returns:
+            Unit 1's field, state symbol -> expression in its own symbols, the sums and the shared parameters.
+
+        Raises:
+            ValueError: ``max_cost`` is not an integer >= 1, or the cost is beyond it (the message names
+                ``max_cost``, the estimate and how to raise it), or unit 2 remains (a field that depends on it
+                beyond the declared sums).
         """
+        if "unit_field" in self.__dict__:  # derived already (the cached_property's slot)
+            return self.__dict__["unit_field"]
+        if isinstance(max_cost, bool) or not isinstance(max_cost, int) or max_cost < 1:
+            raise ValueError(f"max_cost must be an integer >= 1, got {max_cost!r}")
+        cost = self.unit_field_cost()
+        if cost > max_cost:
+            raise ValueError(
+                f"{self.name}: deriving the unit field would cost about {cost} (state names × the width-2 loss's "
+                f"symbols², some 0.2 to 3 ms each), beyond the budget max_cost = {max_cost}; pass a larger "
+                f"max_cost first, model.derive_unit_field(max_cost={cost}) (or derivations.solve(model, "
+                f"max_cost={cost}))"
+            )
+        field = self._divided_unit_field()
+        self.__dict__["unit_field"] = field
+        return field
+
+    def _divided_unit_field(self) -> dict[sp.Symbol, sp.Expr]:
+        """The work of :meth:`derive_unit_field` (no budget)."""
         inst = self.instance(2)
         sums = {name: q for name, q in self.quantities.items() if q.kind == "sum"}
         field_1 = {inst.state[n][0]: inst.vector_field[inst.state[n][0]] for n in self.state_names}

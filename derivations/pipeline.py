@@ -30,6 +30,7 @@ them) is applied to the result of ``solve``.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import replace
 from functools import cache
 
@@ -40,28 +41,45 @@ from .catalogue import KIND_TEXT, KINDS, METHODS, REDUCTIONS, Candidate, ClockSo
 from .closed_form import ClosedForm, Unsolved
 from .conservation import UnsupportedModelError, conserved_quantities
 from .derivation import Derivation
-from .model import Model
+from .model import MAX_UNIT_FIELD_COST, Model
 from .proof import Proof
 from .reduction import ScalarReduction
 
 __all__ = ["KINDS", "KIND_TEXT", "classify", "solve"]
 
 
-def solve(model: Model | str) -> ClosedForm | Unsolved:
+def solve(model: Model | str, max_cost: int = MAX_UNIT_FIELD_COST) -> ClosedForm | Unsolved:
     """The closed form of ``model`` derived from its gradient flow, or ``Unsolved`` with the step that stopped
     and why (see the module docstring). Cached per model object.
 
     Arguments:
         model: a ``Model`` or the name of a registered one.
+        max_cost: the budget of its first step, the flow (``Model.unit_field_cost``, default
+            ``MAX_UNIT_FIELD_COST``), checked before it is derived (unless derived already).
 
     Returns:
-        ``ClosedForm`` (every derivation step proved exactly) or ``Unsolved``.
+        ``ClosedForm`` (every derivation step proved exactly) or ``Unsolved``; ``Unsolved`` at step ``"flow"``,
+        naming ``max_cost`` and how to raise it, if the flow's cost is beyond ``max_cost``.
 
     Raises:
-        ValueError: ``model`` names no registered model, or its definition is outside the model class (raised
-            by the model: e.g. a network not linear in the inputs).
+        ValueError: ``model`` names no registered model, or ``max_cost`` is not an integer >= 1, or its
+            definition is outside the model class (raised by the model: e.g. a network not linear in the inputs).
     """
-    return _solve(registry.get(model))
+    model = registry.get(model)
+    if isinstance(max_cost, bool) or not isinstance(max_cost, int) or max_cost < 1:
+        raise ValueError(f"max_cost must be an integer >= 1, got {max_cost!r}")
+    if "unit_field" not in model.__dict__:  # not derived yet: its budget first, then the flow within it
+        cost = model.unit_field_cost()
+        if cost > max_cost:
+            reason = (
+                f"deriving the flow would cost about {cost} (Model.unit_field_cost: state names × the width-2 "
+                f"loss's symbols²), beyond the budget max_cost = {max_cost}; pass a larger max_cost, e.g. "
+                f"solve(model, max_cost={cost})"
+            )
+            return Unsolved(model.name, "flow", reason, Derivation(f"{model.title}: solved from its gradient flow"))
+        with suppress(ValueError):  # a flow that cannot be derived is reported by _solve, as without a budget
+            model.derive_unit_field(max_cost)
+    return _solve(model)
 
 
 def _fresh(base: str, model: Model) -> str:

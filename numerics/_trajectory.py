@@ -51,7 +51,8 @@ def trajectory(
     Budgets (``numerics.budget``), checked before the work: ``dps <= max_dps`` (default 10⁴); ``max_steps`` per
     batch element, default 10⁶ GD steps (``"gd"``, exactly t/lr), 10⁵ DOP853 steps (``"scipy"``, estimated from
     the flow's rate at the start), 10³ Taylor steps of ``mpmath.odefun`` counted at 30 digits (``"mpmath"``,
-    estimated likewise and counted while integrating) or 10⁶ heyoka steps (``"taylor"``, counted). Beyond a
+    estimated likewise and counted while integrating) or 10⁶ heyoka steps (``"taylor"``, estimated from the rate
+    and from a sample integration of 1024 steps, ``budget.check_taylor_budget``, and counted). Beyond a
     budget the error names it and how to raise it.
 
     Arguments:

@@ -17,6 +17,7 @@ integration of its start only).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import math
@@ -197,15 +198,7 @@ def integrate_taylor(
     values = np.empty((len(t), len(names), batch, p), dtype=float if kind == "float64" else object)
     speeds = _speeds(model, state, params)
     for j in range(batch):
-        y0 = list(np.concatenate([np.asarray(state[n][j]).ravel() for n in names]))
-        pars = _parameters(params, order, j)
-        own = {k: v[j : j + 1] if isinstance(v, np.ndarray) else v for k, v in params.items()}
-
-        def speed_at(values: Sequence[Any], own: Mapping[str, Any] = own) -> np.ndarray:
-            with np.errstate(all="ignore"):
-                rows = np.array([float(v) for v in values]).reshape(len(names), 1, p)
-            return _speeds(model, {n: rows[i] for i, n in enumerate(names)}, own).ravel()
-
+        y0, speed_at, pars = _start(model, state, params, order, j)
         out, steps = _propagate(model, p, kind, prec, y0, speeds[:, j].ravel(), speed_at, pars, grid_times, max_steps)
         if work is not None:
             work.record(steps)
@@ -213,6 +206,56 @@ def integrate_taylor(
     if dps is not None and kind == "float64":
         values = to_mpf(values)
     return {n: values[:, i] for i, n in enumerate(names)}
+
+
+def sample_progress(
+    model: Model,
+    state: Mapping[str, np.ndarray],
+    params: Mapping[str, Any],
+    t_max: float,
+    j: int,
+    steps: int,
+    dps: int | None = None,
+) -> list[tuple[float, int]]:
+    """The progress of start ``j``'s integration toward ``t_max`` in its first ``steps`` heyoka steps (or fewer,
+    if it gets there): (time reached, steps taken so far) at every resumption of :func:`_propagate` (after at most
+    :data:`RELOAD_STEPS` steps), the last with the time reached at the stop. The same integration as
+    :func:`integrate_taylor`'s, cut short (for ``budget.check_taylor_budget``'s estimate).
+
+    Raises:
+        OverflowError: if the state stops being finite on the way."""
+    _heyoka()
+    kind = precision(dps)
+    prec = bits(dps) if kind == "mpfr" and dps is not None else 0
+    p = next(iter(state.values())).shape[1]
+    _, order = _system(model, p)
+    y0, speed_at, pars = _start(model, state, params, order, j)
+    trace: list[tuple[float, int]] = []
+    with contextlib.suppress(BudgetError):  # the sample's end: the trace says how far it got
+        _propagate(model, p, kind, prec, y0, speed_at(y0), speed_at, pars, np.array([0.0, t_max]), steps, trace)
+    return trace
+
+
+def _start(
+    model: Model,
+    state: Mapping[str, np.ndarray],
+    params: Mapping[str, Any],
+    order: Sequence[tuple[str, int | None]],
+    j: int,
+) -> tuple[list, Callable[[Sequence[Any]], np.ndarray], list[object]]:
+    """Start ``j`` of the batch for :func:`_propagate`: its state (states then units), the field at a state of it
+    (float64, for the time scale) and its parameters in ``heyoka.par`` order."""
+    names = model.state_names
+    p = next(iter(state.values())).shape[1]
+    y0 = list(np.concatenate([np.asarray(state[n][j]).ravel() for n in names]))
+    own = {k: v[j : j + 1] if isinstance(v, np.ndarray) else v for k, v in params.items()}
+
+    def speed_at(values: Sequence[Any]) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            rows = np.array([float(v) for v in values]).reshape(len(names), 1, p)
+        return _speeds(model, {n: rows[i] for i, n in enumerate(names)}, own).ravel()
+
+    return y0, speed_at, _parameters(params, order, j)
 
 
 def _parameters(params: Mapping[str, Any], order: Sequence[tuple[str, int | None]], j: int) -> list[object]:
@@ -274,6 +317,7 @@ def _propagate(
     pars: list,
     grid_times: np.ndarray,
     max_steps: int,
+    trace: list[tuple[float, int]] | None = None,
 ) -> tuple[np.ndarray, int]:
     """One start: its states on the grid (T, n), floats (float64) or ``mpf``, and the steps heyoka took, integrated
     in scaled units
@@ -331,6 +375,8 @@ def _propagate(
             segment, max_steps=max_steps - used, callback=within, **cap
         )
         used += steps
+        if trace is not None:  # the real time reached and the steps taken so far (for budget.taylor_sample)
+            trace.append((math.ldexp(float(ta.time), unit), used))
         reached = np.asarray(states)[offset:]
         covered = int(np.searchsorted(owner, len(reached)))  # the grid points whose distinct time was reached
         rows.append(_unscaled(reached[owner[:covered]], kind, prec, scales.exponents))

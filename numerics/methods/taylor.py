@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from ..arithmetic import Arithmetic, fp, mp
 from ..budget import MAX_DPS, MAX_STEPS, check_taylor_budget
 from ..compiled import compiled
 from ..model_spec import ModelSpec
-from ..taylor import integrate_taylor
+from ..taylor import integrate_taylor, sample_progress
 from ..validation import Inputs
 from ..work import Work
 from ._base import Method, Solution, checked_dps, checked_max_steps
@@ -21,7 +22,8 @@ __all__ = ["Taylor"]
 class Taylor(Method):
     """heyoka's Taylor integrator (``numerics.taylor``): float64 without ``dps``, long double up to its digits and
     MPFR above with it (``dps <= max_dps``); at most ``max_steps`` steps per start (default
-    ``MAX_STEPS["taylor"]``; estimated from the flow's rate before the work, like DOP853, and counted)."""
+    ``MAX_STEPS["taylor"]``; estimated before the work from the flow's rate and from a sample integration,
+``budget.check_taylor_budget``, and counted)."""
 
     dps: int | None = None
     max_steps: int | None = None
@@ -60,7 +62,9 @@ class Taylor(Method):
         """
         budget = checked_max_steps(self.max_steps, self.default_max_steps)
         ctx = self.arithmetic
-        check_taylor_budget(compiled(model, ctx), inputs.state, params, float(inputs.t.max()), budget, ctx)
+        t_max = float(inputs.t.max())
+        sample = partial(sample_progress, model.model, inputs.state, params, t_max, dps=self.dps)
+        check_taylor_budget(compiled(model, ctx), inputs.state, params, t_max, budget, ctx, sample)
         work = Work()
         states = integrate_taylor(model.model, inputs.state, params, inputs.t, self.dps, budget, work=work)
         return Solution(states, steps=work.nsteps)

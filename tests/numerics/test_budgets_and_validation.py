@@ -5,7 +5,9 @@ and no silent garbage from ``trajectory``, the ``linear_network`` helpers, the R
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+import re
 
 import mpmath
 import numpy as np
@@ -14,7 +16,15 @@ import pytest
 from derivations.models.linear_network import linear_network
 from numerics import linear_network as ln
 from numerics import reduced_trajectory, riccati_mpmath, riccati_numpy, taylor, trajectory
-from numerics.budget import MAX_STEPS, TAYLOR_STEP_RATE, BudgetError, gd_steps, mpmath_step_weight
+from numerics.budget import (
+    MAX_STEPS,
+    TAYLOR_SAMPLE_STEPS,
+    TAYLOR_STEP_RATE,
+    BudgetError,
+    gd_steps,
+    mpmath_step_weight,
+    taylor_projection,
+)
 from numerics.methods import dop853 as dop853_method
 from numerics.methods import gradient_descent as gradient_descent_method
 from numerics.methods import odefun as odefun_method
@@ -185,16 +195,17 @@ def test_the_mpmath_budget_is_per_call_summed_over_the_batch(monkeypatch) -> Non
 @HEYOKA
 def test_taylor_refuses_at_once_far_beyond_its_budget(monkeypatch) -> None:
     """Issue 27: taylor counted its steps only, so t = 1e12, which DOP853's estimate refuses at once, ran 10⁶ steps
-    (9–30 s) before its refusal. Now estimated before the work (t × rate / TAYLOR_STEP_RATE, per start): t = 1e4
-    (1e4 × 1.17 / 1000 = 11.7 steps estimated, 272 counted) is refused at once by a budget of 2 and by the count
-    with 12 (the estimate passes), and integrated within the default budget, right against the closed form."""
+    (9–30 s) before its refusal. Stage 1 of the estimate (t × rate / TAYLOR_STEP_RATE, per start, no integrator)
+    refuses it with no work; t = 1e4 (1e4 × 1.17 / 1000 = 11.7 steps estimated, 272 counted) is refused by it with a
+    budget of 2, and by the sample (stage 2: 12 steps short of t) with 12, and integrated within the default budget,
+    right against the closed form."""
     assert TAYLOR_STEP_RATE == 1000.0
     for method in ("scipy", "taylor"):
         with no_work(monkeypatch), pytest.raises(BudgetError, match=rf"method='{method}' would need about"):
             trajectory(MODEL, [1e12], PARAMS, INIT, method=method)
     with no_work(monkeypatch), pytest.raises(BudgetError, match=r"would need about 11\.7 heyoka .*max_steps = 2;"):
         trajectory(MODEL, [1e4], PARAMS, INIT, method="taylor", max_steps=2)
-    with pytest.raises(BudgetError, match=r"method='taylor' \(float64\) needs more than max_steps = 12 steps"):
+    with no_counted_taylor(monkeypatch), pytest.raises(BudgetError, match=r"needs more than max_steps = 12 .*sample"):
         trajectory(MODEL, [1e4], PARAMS, INIT, method="taylor", max_steps=12)
     batch = {k: np.stack([v] * 4) for k, v in INIT.items()}
     with no_work(monkeypatch), pytest.raises(BudgetError, match=r"about 11\.7 .*fastest of the batch of 4 starts"):
@@ -203,6 +214,89 @@ def test_taylor_refuses_at_once_far_beyond_its_budget(monkeypatch) -> None:
     exact = trajectory(MODEL, [1e4], PARAMS, INIT)
     for j in range(4):
         np.testing.assert_allclose(run["a"][:, j], exact["a"], rtol=1e-12)
+
+
+@contextlib.contextmanager
+def no_counted_taylor(monkeypatch):
+    """Inside: heyoka's counted integration (``integrate_taylor``) fails the test, and the sample integrations of
+    the estimate are recorded (start, steps) in the list yielded."""
+    samples: list[tuple[int, int]] = []
+    sample = taylor_method.sample_progress
+
+    def recorded(*args, **kwargs):
+        samples.append(args[4:6])
+        return sample(*args, **kwargs)
+
+    def work(*args, **kwargs):
+        raise AssertionError("the counted integration started before the budget refused it")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(taylor_method, "integrate_taylor", work)
+        patch.setattr(taylor_method, "sample_progress", recorded)
+        yield samples
+
+
+LAMBDA_BALANCED = (
+    "lambda_balanced",
+    {"S": np.array([2.0, 1.5])},
+    {"a": np.array([1.0, -0.6]), "b": np.array([0.1, 0.4])},
+)
+
+
+@HEYOKA
+def test_taylor_refuses_from_a_sample_integration_what_is_clearly_beyond_its_budget(monkeypatch) -> None:
+    """Issue 27: λ-balanced to t = 1e7 takes some 0.6 heyoka steps per unit time (5.7e6 steps): stage 1 passes it
+    (its rate estimate is a bound for flows that stop stepping), and it ran 10⁶ counted steps (some 20 s) before its
+    refusal. The sample (1024 steps, to t ≈ 1760) projects 4.3e6, beyond twice the budget: refused before the
+    counted integration. t = 3e4 with max_steps = 6000 (projected 1.6e4) too, while t = 1e4 (5400 steps) runs with
+    6000, and t = 2e4 (projected 1.1e4, within the margin of 2) is left to the count, which refuses it."""
+    model, params, init = LAMBDA_BALANCED
+    for t, budget, projected in ((1e7, None, r"4\.\d+e\+06"), (3e4, 6000, r"1\.\d+e\+04")):
+        with no_counted_taylor(monkeypatch) as samples, pytest.raises(BudgetError) as refusal:
+            trajectory(model, [t], params, init, method="taylor", max_steps=budget)
+        assert samples == [(0, TAYLOR_SAMPLE_STEPS)]
+        message = str(refusal.value)
+        assert re.search(rf"would need about {projected} heyoka .*sample integration of 1024 steps", message)
+        assert re.search(rf"max_steps = {budget or MAX_STEPS['taylor']}; pass a larger max_steps", message)
+    with no_counted_taylor(monkeypatch), pytest.raises(AssertionError, match="counted integration started"):
+        trajectory(model, [2e4], params, init, method="taylor", max_steps=6000)
+    with pytest.raises(BudgetError, match=r"\(float64\) needs more than max_steps = 6000"):
+        trajectory(model, [2e4], params, init, method="taylor", max_steps=6000)
+    run = trajectory(model, [1e4], params, init, method="taylor", max_steps=6000)
+    np.testing.assert_allclose(run["a"], trajectory(model, [1e4], params, init, method="scipy")["a"], rtol=1e-9)
+
+
+@HEYOKA
+def test_taylor_runs_what_its_sample_sees_stop_stepping(monkeypatch) -> None:
+    """A flow reaching its fixed point exactly in float64 (two_layer_scalar: 272 steps to any t) and one settling
+    like 1/t (the deep chain: some 11 steps per factor 4 of t, 148 steps to t = 1e9) are integrated within budgets
+    that their rate of steps at the start would break a thousandfold (stage 1 passes them, 1.17e5 < 2e5 and
+    2.3e5 < 10⁶): their samples reach t_max."""
+    chain = ("deep_scalar_chain", {"S": -0.492, "lam": 0.69}, {k: [0.3] for k in ("a1", "a2", "a3")})
+    for (model, params, init), t, budget in ((SCALAR, 1e8, 200_000), (chain, 1e9, None)):
+        with no_counted_taylor(monkeypatch) as samples, pytest.raises(AssertionError, match="counted integration"):
+            trajectory(model, [t], params, init, method="taylor", max_steps=budget)
+        assert samples == [(0, TAYLOR_SAMPLE_STEPS)]
+        run = trajectory(model, [t], params, init, method="taylor", max_steps=budget)
+        assert all(np.isfinite(run[name]).all() for name in init)
+
+
+def test_the_taylor_projection_follows_the_rate_of_steps_as_the_sample_saw_it() -> None:
+    """taylor_projection on synthetic samples, against their own laws of steps: a constant rate of 2 steps per unit
+    time (512 steps to t = 256) projects 2 × 10⁴ steps to t = 10⁴; a rate falling like 1/t (10 steps per doubling
+    of t from t = 1: n = 10 log2 t) projects 10 log2(1e30) = 996.6 to t = 1e30, where the last half's rate taken
+    as constant (the wrong variant) gives some 10²⁸; a rate falling like t^-1/2 (n = 40 √t) projects 40 √t_max; a
+    flow speeding up is projected at the last half's rate (from (2, 300) to (3, 700): 400 per unit time)."""
+    constant = [(k / 2, k) for k in range(64, 513, 64)]
+    assert taylor_projection(constant, 1e4) == pytest.approx(2e4, rel=1e-12)
+    settling = [(2.0**k, 10 * k) for k in range(1, 11)]
+    projected = taylor_projection(settling, 1e30)
+    assert projected == pytest.approx(10 * math.log2(1e30), rel=1e-6)
+    assert 1e25 * projected < (100 - 50) / (2.0**10 - 2.0**5) * 1e30
+    root = [(float(k * k), 40 * k) for k in range(1, 33)]
+    assert taylor_projection(root, 1e8) == pytest.approx(40 * 1e4, rel=1e-6)
+    speeding = [(1.0, 100), (2.0, 300), (3.0, 700)]
+    assert taylor_projection(speeding, 10.0) == pytest.approx(700 + 400 * 7, rel=1e-12)
 
 
 def test_dps_at_its_maximum_is_answered_and_above_is_refused() -> None:
