@@ -34,7 +34,10 @@ from fractions import Fraction
 import numpy as np
 
 from ._trajectory import trajectory
+from .arithmetic import fp
 from .budget import BudgetError
+from .compiled import compiled
+from .evaluate import quantities
 from .validation import ArgumentTypeError, finite_array
 
 __all__ = [
@@ -112,13 +115,14 @@ def _changes(gamma: float, u0: np.ndarray, w0: np.ndarray) -> np.ndarray:
     params, init = {"gamma": gamma, "eta_u": 1.0, "eta_w": 1.0, "a": 1.0, "b": 1.0}, {"u": u0, "w": w0}
     # the medians of norms over d units do not need each settled unit's last digits (refine=False)
     end = trajectory("layerwise_lr_linear", [t_inf], params, init, refine=False, quantities=("ntk",))
-    # the quantities at t = 0 need no closed form: gradient descent for 0 steps is the initial state
-    start = trajectory("layerwise_lr_linear", [0.0], params, init, method="gd", lr=1.0, quantities=("ntk",))
+    # the quantities at t = 0 need no solve at all: the model's own NTK at the initial state, evaluated as
+    # trajectory evaluates it along any states (without a second validation and copy of the batch)
+    start_ntk = quantities(compiled("layerwise_lr_linear", fp), {**params, "u": u0[None], "w": w0[None]}, fp, ("ntk",))
     du, dw = np.sum((end["u"][0] - u0) ** 2, axis=1), np.sum((end["w"][0] - w0) ** 2, axis=1)
     uu, ww = np.sum(u0**2, axis=1), np.sum(w0**2, axis=1)
     return np.stack(
         [
-            np.abs(end["ntk"][0] / start["ntk"][0] - 1),
+            np.abs(end["ntk"][0] / start_ntk["ntk"][0] - 1),
             np.sqrt(du / uu),
             np.sqrt(dw / ww),
             np.sqrt((du + dw) / (uu + ww)),

@@ -20,7 +20,7 @@ as an erratum of the paper.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -166,6 +166,8 @@ MECHANISMS = ("rescaling", "alignment", "disalignment")
 RESCALED_ALIGNMENT, RESCALED_NTK = 0.99, 10.0
 """A draw learns by rescaling at a scale when its weighted cosine ends above 0.99 and K grows more than 10-fold."""
 BISECTIONS = 40
+ENDS = {"zeta": "alignment", "weighted": "alignment_weighted", "ntk": "ntk"}
+"""The keys of :func:`_ends` and the quantities of ``layerwise_lr_linear`` they hold."""
 
 
 def _params() -> dict[str, float]:
@@ -184,22 +186,26 @@ def _horizon(u0: np.ndarray, w0: np.ndarray) -> float:
     return 100.0 / float(np.min(np.sqrt(4.0 + pq)))
 
 
-def _ends(u0: np.ndarray, w0: np.ndarray, points: int = 2) -> dict[str, np.ndarray]:
-    """Closed-form states and quantities at t = 0 and ``points − 1`` times log-spaced up to the horizon."""
+def _at(
+    u0: np.ndarray, w0: np.ndarray, t: Sequence[float] | np.ndarray, quantities: Sequence[str]
+) -> Mapping[str, np.ndarray]:
+    """Closed-form states and the named quantities at the times ``t`` (only those: a time no caller reads would
+    cost a whole evaluation of the batch)."""
     from numerics import trajectory
 
+    # cosines and norms of d units need no settled unit's last digits (at the crossover ρ = Θ(1))
+    return trajectory("layerwise_lr_linear", t, _params(), {"u": u0, "w": w0}, refine=False, quantities=quantities)
+
+
+def _ends(
+    u0: np.ndarray, w0: np.ndarray, points: int = 2, quantities: Sequence[str] = tuple(ENDS)
+) -> dict[str, np.ndarray]:
+    """Closed-form states and ``quantities`` (names of :data:`ENDS`) at t = 0 and ``points − 1`` times log-spaced up
+    to the horizon, keyed as in :data:`ENDS`."""
     horizon = _horizon(u0, w0)
     t = np.concatenate([[0.0], horizon * np.logspace(-8, 0, points - 1)]) if points > 2 else np.array([0.0, horizon])
-    run = trajectory(
-        "layerwise_lr_linear",
-        t,
-        _params(),
-        {"u": u0, "w": w0},
-        # cosines and norms of d units need no settled unit's last digits (at the crossover ρ = Θ(1))
-        refine=False,
-        quantities=("alignment", "alignment_weighted", "ntk"),
-    )
-    return {"u": run["u"], "zeta": run["alignment"], "weighted": run["alignment_weighted"], "ntk": run["ntk"]}
+    run = _at(u0, w0, t, [ENDS[k] for k in quantities])
+    return {"u": run["u"], **{k: run[ENDS[k]] for k in quantities}}
 
 
 def crossover_scale(u0: np.ndarray, w0: np.ndarray, bisections: int = BISECTIONS) -> np.ndarray:
@@ -214,11 +220,12 @@ def crossover_scale(u0: np.ndarray, w0: np.ndarray, bisections: int = BISECTIONS
         The crossover scales, shape (draws,).
     """
     lo, hi = np.full(len(u0), np.log(1e-4)), np.full(len(u0), np.log(1e4))
-    start = np.abs(_ends(u0, w0)["zeta"][0])
+    # each evaluation at the one time it is read at: ζ(0) once, then ζ at the horizon of each bisection's scales
+    start = np.abs(_at(u0, w0, [0.0], ["alignment"])["alignment"][0])
     for _ in range(bisections):
         mid = (lo + hi) / 2
-        s = np.exp(mid)[:, None]
-        rises = np.abs(_ends(s * u0, s * w0)["zeta"][-1]) > start
+        u, w = np.exp(mid)[:, None] * u0, np.exp(mid)[:, None] * w0
+        rises = np.abs(_at(u, w, [_horizon(u, w)], ["alignment"])["alignment"][0]) > start
         lo, hi = np.where(rises, mid, lo), np.where(rises, hi, mid)
     return np.exp((lo + hi) / 2)
 
@@ -245,7 +252,7 @@ def _rescaling_path(u0: np.ndarray, w0: np.ndarray) -> tuple[np.ndarray, np.ndar
     """At the smallest scale: per draw, |u(∞)|/|u(t₁)| and min over t ≥ t₁ of cos∠(u(t), u(∞)), t₁ the first time
     the weighted cosine reaches :data:`RESCALED_ALIGNMENT`."""
     s = SWEEP_SCALES[0]
-    run = _ends(s * u0, s * w0, points=200)
+    run = _ends(s * u0, s * w0, points=200, quantities=("weighted",))
     u, weighted = run["u"], run["weighted"]
     norms = np.linalg.norm(u, axis=2)
     first = np.argmax(weighted >= RESCALED_ALIGNMENT, axis=0)

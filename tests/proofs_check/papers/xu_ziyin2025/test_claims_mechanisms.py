@@ -79,3 +79,15 @@ def test_the_crossover_is_measured_without_the_formula():
 @pytest.mark.slow
 def test_the_sweep_claim_at_full_size():
     assert run_check(PAPER["mechanisms.init_scale.sweep"]).status is Status.NUMERIC
+
+
+def test_the_bisection_reads_the_closed_form_at_the_horizon_alone():
+    # the bisection evaluates one time per step; its ζ must be the end value of the sweep's two-time evaluation, and
+    # the start value at t = 0 (a helper that evaluated another time, e.g. t = 0 for the end, fails here)
+    u0, w0 = me._draws(10, range(3))
+    ends = me._ends(u0, w0)
+    end = me._at(u0, w0, [me._horizon(u0, w0)], ["alignment"])["alignment"][0]
+    start = me._at(u0, w0, [0.0], ["alignment"])["alignment"][0]
+    assert (end == ends["zeta"][-1]).all() and (start == ends["zeta"][0]).all()
+    assert not (end == start).any()
+    assert set(me._ends(u0, w0, points=3, quantities=("weighted",))) == {"u", "weighted"}

@@ -17,6 +17,7 @@ from proofs_check.papers.xu_ziyin2025.phase import (
     PARAMETRIZATIONS,
     PHASES,
     QUANTITIES,
+    draw_changes,
     fit_exponent,
     phase,
     width_sweep,
@@ -205,3 +206,19 @@ def test_initializations_are_the_per_seed_draws_whichever_row_drew_them_first():
     assert np.array_equal(
         other, np.stack([np.random.default_rng((s, d + 1)).standard_normal((2, d + 1))[0] for s in seeds])
     )
+
+
+def test_ntk_change_is_measured_against_the_trajectory_at_t_zero():
+    """dK/K of draw_changes is |K_∞/K_0 − 1| with K_0 the model's NTK at the initial state, as numerics.trajectory
+    gives it at t = 0 (gradient descent for 0 steps) and K_∞ its closed form at t_∞ (one batch: one t_∞)."""
+    from numerics import trajectory
+    from numerics.phase import initializations
+
+    p, d, seeds = PARAMETRIZATIONS["kaiming_fan_in"], 30, range(5)
+    u0, w0 = initializations(p, d, seeds)
+    params = {"gamma": p.gamma(d), "eta_u": 1.0, "eta_w": 1.0, "a": 1.0, "b": 1.0}
+    t_inf = 100.0 / np.min(p.gamma(d) ** 2 * np.sqrt(np.sum((u0 + w0) ** 2, 1) * np.sum((u0 - w0) ** 2, 1)))
+    end = trajectory("layerwise_lr_linear", [t_inf], params, {"u": u0, "w": w0}, refine=False)["ntk"][0]
+    start = trajectory("layerwise_lr_linear", [0.0], params, {"u": u0, "w": w0}, method="gd", lr=1.0)["ntk"][0]
+    measured = draw_changes("kaiming_fan_in", d, seeds)[0]
+    np.testing.assert_allclose(measured, np.abs(end / start - 1), rtol=1e-12)
