@@ -1,0 +1,195 @@
+"""Fused float64 closed-form kernels (issue 25): one compiled loop over (time, start, unit) per model.
+
+The NumPy path of ``closed_form_numpy`` evaluates a closed form as ~16 passes over (T, batch, p) arrays (the
+Riccati clocks' stable form, their clip to the normal range, the atoms, one product per coefficient, the signed
+sums, the finiteness checks). Here the *same* SymPy expressions (the engine's stable form
+``derivations.riccati.stable_form``, the kernel's atoms after ``factored_radicands``, its products and signed
+sums: ``Decomposed``) are printed as Python source of one loop, compiled by numba's ``njit``, that writes each
+output value once and records, on the way, the starts with a clipped clock, the non-finite outputs and the
+(time, start) pairs where a clock barely moved (there the caller applies the increment form, in NumPy, to those
+pairs only).
+
+The source is generated when the closed form is compiled (it is a field of ``Decomposed``, so it lives in the disk
+cache with it, under the cache's trust rules); numba compiles it once per process on first use (about a second;
+numba's own ``cache=True`` needs a source file, which generated source has not), so the fused path pays it once
+per process and kernel. With ``$LAYERWISE_LINEAR_FLOWS_NUMBA`` set to ``0`` (or ``off``, ``false``, ``no``), or
+without numba, ``closed_form_numpy`` takes the NumPy path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import sympy as sp
+
+__all__ = ["FUSED_ENV", "FusedClocks", "fused_enabled", "fused_kernel", "fused_source"]
+
+FUSED_ENV = "LAYERWISE_LINEAR_FLOWS_NUMBA"
+"""Environment variable: ``0``, ``off``, ``false`` or ``no`` forces the NumPy path."""
+DISABLED = ("0", "off", "false", "no")
+TINY, HUGE = float(np.finfo(float).tiny), float(np.finfo(float).max)
+"""``closed_form.GAMMA_RANGE``: a positive clock is clipped to it (and its start flagged)."""
+
+
+def fused_enabled() -> bool:
+    """Whether ``closed_form_numpy`` uses the fused kernels: numba is importable and ``$LAYERWISE_LINEAR_FLOWS_NUMBA``
+    does not disable them (read at each call, so that a test can compare both paths)."""
+    if (os.environ.get(FUSED_ENV) or "").strip().lower() in DISABLED:
+        return False
+    return importlib.util.find_spec("numba") is not None
+
+
+@dataclass(frozen=True)
+class FusedClocks:
+    """What the generator needs to know of a closed form's Riccati clocks: their names in order, those that are
+    positive (clipped), per unit (else one value per start), and those with an initial rate (the increment form
+    is used where they barely moved)."""
+
+    names: tuple[str, ...]
+    positive: frozenset[str]
+    per_unit: frozenset[str]
+    rated: frozenset[str]
+
+
+def fused_source(
+    atoms: Sequence[sp.Expr],
+    products: Sequence[int],
+    terms: Mapping[str, Sequence[tuple[int, int]]],
+    clocks: FusedClocks,
+    along: frozenset[str],
+    t: sp.Symbol,
+) -> str:
+    """The source of the fused kernel ``kernel(times, R, E, C, clipped, nonfinite, near, *outputs, *clock_outputs)``.
+
+    Arguments:
+        atoms: the kernel's atoms (SymPy, in the clocks, ``t`` and time-independent symbols: the extras).
+        products: each product's atom index (its coefficient is read from ``C[m, i, j]``).
+        terms: each output's signed products (``Decomposed.terms``), in output order.
+        clocks: the Riccati clocks (``FusedClocks``): their values are read from (and, where clipped, written back
+            to) ``clock_outputs``, their starts from ``R[clock, i, j]``.
+        along: the outputs with one value per start (width 1; computed at unit 0 only).
+        t: the time symbol.
+
+    Returns:
+        Python source defining ``kernel`` and ``EXTRAS``, the names of the extras read from ``E[e, i, j]``.
+
+    Raises:
+        ValueError: a symbol of the atoms starts with ``_`` (the kernel's own names do).
+    """
+    from sympy.printing.pycode import PythonCodePrinter
+
+    printer = PythonCodePrinter({"strict": False})
+    names = {str(s): s for a in atoms for s in a.free_symbols}
+    extras = sorted(n for n in names if n not in clocks.names and n != str(t))
+    unknown = {n for n in names if n.startswith("_")}
+    if unknown:
+        raise ValueError(f"atoms: symbols {sorted(unknown)} clash with the kernel's own names")
+    row_level = {str(t), *(n for n in clocks.names if n not in clocks.per_unit)}
+
+    def is_row(expr: sp.Expr) -> bool:
+        return {str(s) for s in expr.free_symbols} <= row_level
+
+    lines = ["    for _n in range(_T):", f"        {t} = _times[_n]", "        for _i in range(_rows):"]
+    unit_lines = ["            for _j in range(_width):"]
+    for e, name in enumerate(extras):
+        unit_lines.append(f"                {name} = E[{e}, _i, _j]")
+    for c, name in enumerate(clocks.names):
+        shared = name not in clocks.per_unit
+        indent, j = ("            ", "0") if shared else ("                ", "_j")
+        body = lines if shared else unit_lines
+        start = f"_y0_{c}"
+        body += [f"{indent}{start} = R[{c}, _i, {j}]", f"{indent}{name} = clock_{c}[_n, _i, {j}]"]
+        if name in clocks.positive:  # NaN fails both comparisons: flagged, and stays NaN (as np.clip leaves it)
+            body += [
+                f"{indent}if not ({name} > {TINY!r} and {name} < {HUGE!r}):",
+                f"{indent}    clipped[_i] = True",
+                f"{indent}    if {name} < {TINY!r}:",
+                f"{indent}        {name} = {TINY!r}",
+                f"{indent}    elif {name} > {HUGE!r}:",
+                f"{indent}        {name} = {HUGE!r}",
+                f"{indent}    clock_{c}[_n, _i, {j}] = {name}",
+            ]
+        if name in clocks.rated:
+            body.append(f"{indent}if abs({name} - {start}) < 0.5 * abs({start}):")
+            body.append(f"{indent}    near[_n, _i] = True")
+    row_atoms = [a for a in range(len(atoms)) if is_row(atoms[a])]
+    unit_atoms = [a for a in range(len(atoms)) if a not in row_atoms]
+    lines += _cse_many([atoms[a] for a in row_atoms], [f"_B{a}" for a in row_atoms], "_r", printer, "            ")
+    unit_lines += _cse_many(
+        [atoms[a] for a in unit_atoms], [f"_B{a}" for a in unit_atoms], "_u", printer, "                "
+    )
+    lines += unit_lines
+    for o, (name, signed) in enumerate(terms.items()):
+        indent = "                    " if name in along else "                "
+        if name in along:
+            lines.append("                if _j == 0:")
+        value = " ".join(
+            f"{'+' if sign > 0 else '-'} C[{m}, _i, _j] * _B{products[m]}" for m, sign in signed
+        ).removeprefix("+ ")
+        j = "0" if name in along else "_j"
+        lines += [
+            f"{indent}_v = {value}",
+            f"{indent}out_{o}[_n, _i, {j}] = _v",
+            f"{indent}if not math.isfinite(_v):",
+            f"{indent}    nonfinite[{o}, _i, {j}] = True",
+        ]
+    outputs = ", ".join(f"out_{o}" for o in range(len(terms)))
+    clock_outputs = ", ".join(f"clock_{c}" for c in range(len(clocks.names)))
+    header = [
+        "import math",
+        "",
+        f"EXTRAS = {tuple(extras)!r}",
+        "",
+        "",
+        f"def kernel(_times, R, E, C, clipped, nonfinite, near, {outputs}, {clock_outputs}):",
+        "    _T = _times.shape[0]",
+        "    _rows = C.shape[1]",
+        "    _width = C.shape[2]",
+    ]
+    return "\n".join([*header, *lines, ""])
+
+
+def _cse_lines(expr: sp.Expr, target: str, prefix: str, printer: object, indent: str) -> list[str]:
+    return _cse_many([expr], [target], prefix, printer, indent)
+
+
+def _cse_many(exprs: Sequence[sp.Expr], targets: Sequence[str], prefix: str, printer: object, indent: str) -> list[str]:
+    """Assignments of ``exprs`` to ``targets`` with their common subexpressions computed once (``sympy.cse``, as
+    ``lambdify(cse=True)`` does on the NumPy path)."""
+    import sympy as sp
+
+    if not exprs:
+        return []
+    shared, reduced = sp.cse(list(exprs), symbols=sp.numbered_symbols(f"{prefix}{len(targets)}_"))
+    doprint = printer.doprint  # type: ignore[attr-defined]
+    return [
+        *(f"{indent}{s} = {doprint(e)}" for s, e in shared),
+        *(f"{indent}{target} = {doprint(e)}" for target, e in zip(targets, reduced, strict=True)),
+    ]
+
+
+_KERNELS: dict[str, tuple[Callable[..., None], tuple[str, ...]]] = {}
+
+
+def fused_kernel(source: str) -> tuple[Callable[..., None], tuple[str, ...]]:
+    """The compiled kernel of ``source`` (``fused_source``) and its extras' names, compiled by numba once per
+    process and source (the first call of the kernel compiles it: ~1 s)."""
+    key = hashlib.sha256(source.encode()).hexdigest()
+    if key not in _KERNELS:
+        import numba
+
+        namespace: dict[str, Any] = {}
+        exec(compile(source, f"<fused kernel {key[:12]}>", "exec"), namespace)  # generated from SymPy, not input
+        # error_model="numpy": a division by zero gives inf or NaN (then flagged), as on the NumPy path, instead of
+        # raising ZeroDivisionError
+        kernel = numba.njit(nogil=True, error_model="numpy")(namespace["kernel"])
+        _KERNELS[key] = (kernel, tuple(namespace["EXTRAS"]))
+    return _KERNELS[key]
