@@ -1,19 +1,24 @@
 """Fused float64 closed-form kernels (issue 25): one compiled loop over (time, start, unit) per model.
 
 The NumPy path of ``closed_form_numpy`` evaluates a closed form as ~16 passes over (T, batch, p) arrays (the
-Riccati clocks' stable form, their clip to the normal range, the atoms, one product per coefficient, the signed
-sums, the finiteness checks). Here the *same* SymPy expressions (the engine's stable form
-``derivations.riccati.stable_form``, the kernel's atoms after ``factored_radicands``, its products and signed
-sums: ``Decomposed``) are printed as Python source of one loop, compiled by numba's ``njit``, that writes each
-output value once and records, on the way, the starts with a clipped clock, the non-finite outputs and the
-(time, start) pairs where a clock barely moved (there the caller applies the increment form, in NumPy, to those
-pairs only).
+clocks' clip to the normal range, the atoms, one product per coefficient, the signed sums, the magnitude bounds
+and finiteness checks). Here the *same* SymPy expressions (the kernel's atoms after ``factored_radicands``, its
+products and signed sums: ``closed_form.Decomposed``) are printed as Python source of one loop, compiled by numba's
+``njit`` (serial: the machine's cores are shared), that writes each output value once and records, on the way,
+the starts with a clipped positive clock, the non-finite outputs and the (time, start) pairs where a clock barely
+moved (there the caller applies the increment form, in NumPy, to those pairs only).
 
-The source is generated when the closed form is compiled (it is a field of ``Decomposed``, so it lives in the disk
-cache with it, under the cache's trust rules); numba compiles it once per process on first use (about a second;
-numba's own ``cache=True`` needs a source file, which generated source has not), so the fused path pays it once
-per process and kernel. With ``$LAYERWISE_LINEAR_FLOWS_NUMBA`` set to ``0`` (or ``off``, ``false``, ``no``), or
-without numba, ``closed_form_numpy`` takes the NumPy path.
+The Riccati clocks themselves (the engine's stable form, one value per time and start, or per unit) are still
+evaluated by NumPy (``riccati.riccati_at``) into the clock outputs before the loop reads them: NumPy's vectorized
+``exp``/``expm1`` measured several times faster than numba's scalar calls of libm's (in the loop they made the
+kernel ~4x slower than the whole NumPy path).
+
+The source is generated when the closed form is compiled (``Decomposed.fused``), so it lives in the disk cache
+with it, under the cache's trust rules; numba compiles it on the first call in each process (about a second per
+model: numba's own ``cache=True`` needs a source file, which generated source has not), one kernel per model (all
+arrays are passed C-contiguous float64, so there is one signature). With ``$LAYERWISE_LINEAR_FLOWS_NUMBA`` set to
+``0`` (or ``off``, ``false``, ``no``), or without numba, ``closed_form_numpy`` takes the NumPy path; so does a
+long double evaluation (``_in_long_double``) and the perturbed one of ``_sensitive_to_other_clocks``.
 """
 
 from __future__ import annotations
