@@ -26,16 +26,21 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import sys
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+from .cache import PRIVATE_DIRECTORY, private_file, write_private
 
 if TYPE_CHECKING:
     import sympy as sp
 
-__all__ = ["FUSED_ENV", "FusedClocks", "fused_enabled", "fused_kernel", "fused_source"]
+__all__ = ["FUSED_ENTRY", "FUSED_ENV", "FusedClocks", "fused_enabled", "fused_kernel", "fused_source"]
 
 FUSED_ENV = "LAYERWISE_LINEAR_FLOWS_NUMBA"
 """Environment variable: ``0``, ``off``, ``false`` or ``no`` forces the NumPy path."""
@@ -182,19 +187,63 @@ def _cse_many(exprs: Sequence[sp.Expr], targets: Sequence[str], prefix: str, pri
 
 
 _KERNELS: dict[str, tuple[Callable[..., None], tuple[str, ...]]] = {}
+FUSED_ENTRY = "fused"
+"""The disk cache's directory (beside the models' entries) of the kernels' modules and numba's cache of them."""
 
 
 def fused_kernel(source: str) -> tuple[Callable[..., None], tuple[str, ...]]:
-    """The compiled kernel of ``source`` (``fused_source``) and its extras' names, compiled by numba once per
-    process and source (the first call of the kernel compiles it: ~1 s)."""
+    """The compiled kernel of ``source`` (``fused_source``) and its extras' names, once per process and source.
+
+    With a trusted disk cache (``numerics.cache``), ``source`` is written there as a module (``kernel_<hash>.py``
+    in the cache's ``fused`` directory) and compiled with numba's ``cache=True``, which keeps the machine code in
+    the ``__pycache__`` beside it: a later process loads it instead of compiling (~1 s per model). Without one
+    (disk cache off, or a directory or file there that the trust check refuses: a ``CacheWarning``), the kernel
+    is compiled in memory on its first call.
+
+    Arguments:
+        source: the kernel's source, as ``fused_source`` generated it.
+
+    Returns:
+        The numba dispatcher of ``kernel`` and the names of its extras (``EXTRAS``).
+    """
     key = hashlib.sha256(source.encode()).hexdigest()
     if key not in _KERNELS:
         import numba
 
-        namespace: dict[str, Any] = {}
-        exec(compile(source, f"<fused kernel {key[:12]}>", "exec"), namespace)  # generated from SymPy, not input
+        module = _module_file(source, f"kernel_{key[:16]}")
+        filename = str(module) if module is not None else f"<fused kernel {key[:12]}>"
+        # a module in sys.modules: numba's cached code refers to its globals by the module's name
+        generated = types.ModuleType(f"{__name__}.kernel_{key[:16]}")
+        generated.__file__ = filename
+        exec(compile(source, filename, "exec"), generated.__dict__)  # generated from SymPy (= the cached file)
+        sys.modules[generated.__name__] = generated
         # error_model="numpy": a division by zero gives inf or NaN (then flagged), as on the NumPy path, instead of
-        # raising ZeroDivisionError
-        kernel = numba.njit(nogil=True, error_model="numpy")(namespace["kernel"])
-        _KERNELS[key] = (kernel, tuple(namespace["EXTRAS"]))
+        # raising ZeroDivisionError; cache=True needs the source file (numba validates its cache by its hash)
+        jit = numba.njit(nogil=True, error_model="numpy", cache=module is not None)
+        _KERNELS[key] = (jit(generated.kernel), tuple(generated.EXTRAS))
     return _KERNELS[key]
+
+
+def _module_file(source: str, stem: str) -> Path | None:
+    """The cached module ``<stem>.py`` holding ``source`` (written if missing or different), its ``__pycache__``
+    made for numba; None without a trusted disk cache. Numba's index and machine code in that ``__pycache__`` are
+    pickles it loads, so each of them must pass the trust check as the module must."""
+    path = private_file(FUSED_ENTRY, f"{stem}.py")
+    if path is None or private_file(FUSED_ENTRY, "__pycache__") is None:
+        return None
+    pycache = path.parent / "__pycache__"
+    compiled = sorted(pycache.glob(f"{stem}.*")) if pycache.is_dir() else []
+    if not all(private_file(FUSED_ENTRY, f"__pycache__/{p.name}") for p in compiled):
+        return None
+    data = source.encode()
+    try:
+        current = path.read_bytes()
+    except OSError:
+        current = None
+    if current != data and not write_private(path, data):
+        return None
+    try:
+        pycache.mkdir(mode=PRIVATE_DIRECTORY, exist_ok=True)
+    except OSError:
+        return None
+    return path

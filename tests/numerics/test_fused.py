@@ -5,15 +5,25 @@ closed form at 50 digits; a kernel generated from a wrong expression is caught b
 
 from __future__ import annotations
 
+import json
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 pytest.importorskip("numba")
 
 from derivations import models
+from numerics import cache, fused, trajectory
 from numerics import closed_form as cf
-from numerics import fused, trajectory
 from numerics.arithmetic import fp
+from numerics.cache import CACHE_ENV
+
+ROOT = Path(__file__).resolve().parents[2]
 
 T = np.linspace(0.0, 10.0, 60)
 # (model, params, init): the benchmark's draw, a start whose settled unit cancels (test_closed_form_kernel), a tiny
@@ -146,3 +156,77 @@ def test_the_riccati_time_checks_hold_on_the_fused_path(monkeypatch: pytest.Monk
         monkeypatch.setenv(fused.FUSED_ENV, value)
         with pytest.raises(ValueError, match=r"\bt\b must be >= 0"):
             cf.closed_form_numpy(ccf, env, np.array([0.0, -0.5, 1.0]))
+
+
+# ---------------------------------------------------------------- the kernels' machine code in the disk cache
+FRESH_CALL = """
+import json
+import numpy as np
+import numerics
+from numerics import closed_form, fused
+numerics.trajectory({model!r}, np.linspace(0.0, 1.0, 5), {params!r}, {{k: np.array(v) for k, v in {init!r}.items()}})
+function, _ = fused.fused_kernel(closed_form.compiled_closed_form({model!r}).float64_kernel.fused)
+stats = function.stats
+print(json.dumps({{"hits": sum(stats.cache_hits.values()), "misses": sum(stats.cache_misses.values())}}))
+"""
+
+
+def _numba_stats_of_a_fresh_process(cache_dir) -> dict:
+    model, params, init = CASES[0]
+    code = FRESH_CALL.format(model=model, params=params, init={k: v[:2].tolist() for k, v in init.items()})
+    env = {**os.environ, CACHE_ENV: str(cache_dir), "PYTHONPATH": str(ROOT)}
+    env.pop(fused.FUSED_ENV, None)
+    env.pop("NUMBA_CACHE_DIR", None)  # numba's own cache directory would take precedence over the package's
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_warm_disk_cache_loads_the_kernel_instead_of_compiling_it(tmp_path) -> None:
+    """The first process compiles the kernel (a cache miss) and leaves its module and machine code in the disk
+    cache; a second process loads them: a cache hit, and numba's compiler is not called (no miss)."""
+    assert _numba_stats_of_a_fresh_process(tmp_path) == {"hits": 0, "misses": 1}
+    entry = tmp_path / cache.code_key() / fused.FUSED_ENTRY
+    assert [p.suffix for p in entry.glob("kernel_*")] == [".py"]
+    assert {p.suffix for p in (entry / "__pycache__").iterdir()} == {".nbi", ".nbc"}
+    assert _numba_stats_of_a_fresh_process(tmp_path) == {"hits": 1, "misses": 0}
+
+
+def _source_and_fresh_kernels(monkeypatch: pytest.MonkeyPatch, cache_dir) -> str:
+    monkeypatch.setenv(CACHE_ENV, str(cache_dir))
+    monkeypatch.delenv(fused.FUSED_ENV, raising=False)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(fused, "_KERNELS", {})
+    monkeypatch.setattr(cache, "_WARNED", set())
+    return cf.compiled_closed_form(CASES[0][0]).float64_kernel.fused
+
+
+@pytest.mark.parametrize("shared", ["directory", "module", "index"])
+def test_an_untrusted_kernel_entry_is_neither_imported_nor_loaded(shared: str, tmp_path, monkeypatch) -> None:
+    """A group-writable ``fused`` directory, kernel module or numba index (a pickle numba would load, planted
+    here to run code) is refused with a ``CacheWarning``: the kernel is compiled in memory and the planted code
+    does not run; the values are right. (Without the trust check of numba's files the planted index runs.)"""
+    model, params, init = CASES[0]
+    source = _source_and_fresh_kernels(monkeypatch, tmp_path)
+    trajectory(model, T, params, init)  # writes the module and numba's cache of it
+    entry = tmp_path / cache.code_key() / fused.FUSED_ENTRY
+    (index,) = (entry / "__pycache__").glob("*.nbi")
+    marker = tmp_path / "planted-ran"
+    index.write_bytes(pickle.dumps(_Planted(str(marker))))
+    target = {"directory": entry, "module": next(entry.glob("kernel_*.py")), "index": index}[shared]
+    target.chmod(target.stat().st_mode | 0o020)
+    monkeypatch.setattr(fused, "_KERNELS", {})
+    with pytest.warns(cache.CacheWarning, match="disk cache not used"):
+        function, _ = fused.fused_kernel(source)
+    assert relative_to_mpmath(trajectory(model, T, params, init), model, params, init) <= 1e-14
+    assert function.stats.cache_path is None  # compiled in memory, numba's cache not used
+    assert not marker.exists()
+
+
+class _Planted:
+    """Unpickles by creating the file ``marker``: code that a writer of the cache directory could make run."""
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (exec, (f"open({self.marker!r}, 'w').close()",))
