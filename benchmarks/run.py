@@ -189,6 +189,16 @@ def closed_form_cost_rows(n: int, times: int) -> list[Row]:
     return rows
 
 
+def write_floor(values: int, per_value: float) -> tuple[float, float]:
+    """The floor of a kernel that writes ``values`` outputs of ``per_value`` bytes each: seconds per value at the
+    write bandwidth measured by ``np.copyto`` of a scalar into an output-sized float64 array (touched first, so
+    that page faults are not counted), and that bandwidth (bytes per second)."""
+    out = np.empty(int(values * per_value) // 8)
+    np.copyto(out, 0.0)
+    bandwidth = out.nbytes / best(lambda: np.copyto(out, 1.0))
+    return per_value / bandwidth, bandwidth
+
+
 def closed_form_path_rows(n: int, times: int, path: str) -> list[Row]:
     """Issue 25's closed-form figures on the float64 ``path`` (named in the rows), each a ratio measured in this
     run: two_layer_scalar's throughput against ``np.exp`` on the same number of values (with the floor: the bytes
@@ -208,17 +218,19 @@ def closed_form_path_rows(n: int, times: int, path: str) -> list[Row]:
     x = np.random.default_rng(1).random(1 << 24)
     exp_value, full = interleaved([lambda: np.exp(x), lambda: closed_form(init, t)])
     exp_value /= x.size
-    full /= output_values(closed_form(starts(1), t)) * n
-    out = np.empty_like(x)
-    write_value = best(lambda: out.fill(1.0)) / x.size  # 8 bytes written per value
+    result = closed_form(init, t)
+    values = output_values(result)
+    full /= values
+    per_value = sum(v.nbytes for k, v in result.items() if k != "t") / values  # bytes the caller gets per value
+    del result
+    floor, bandwidth = write_floor(values, per_value)
     one = {k: v[:1] for k, v in init.items()}
     fixed = best(lambda: trajectory(MODEL, np.array([1.0]), PARAMS, one), 20)
     return [
         Row(
             f"[{path}] closed form per value, {MODEL} p = {P}, {n:.0e} starts × {times} times "
-            f"(np.exp {exp_value * 1e9:.2g} ns/value; write floor {write_value * 1e9:.2g} ns/value = "
-            f"{8 / write_value / 1e9:.3g} GB/s, "
-            f"{write_value / full:.2g}× the closed form's time)",
+            f"(np.exp {exp_value * 1e9:.2g} ns/value; floor {per_value:.3g} B/value at the write bandwidth "
+            f"{bandwidth / 1e9:.3g} GB/s = {floor * 1e9:.2g} ns/value, the closed form at {full / floor:.2g}× it)",
             full,
             "s/value",
             exp_value / full,

@@ -311,7 +311,8 @@ def write_private(path: Path, data: bytes) -> bool:
     try:
         if not code_level.exists():
             _prune(code_level.parent)
-        for directory in reversed([p for p in path.parents if p == code_level.parent or code_level in p.parents]):
+        levels = [p for p in path.parents if p in (code_level.parent, code_level) or code_level in p.parents]
+        for directory in reversed(levels):
             directory.mkdir(mode=PRIVATE_DIRECTORY, parents=True, exist_ok=True)  # private whatever the umask
         temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)

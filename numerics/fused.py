@@ -14,8 +14,13 @@ evaluated by NumPy (``riccati.riccati_at``) into the clock outputs before the lo
 kernel ~4x slower than the whole NumPy path).
 
 The source is generated when the closed form is compiled (``Decomposed.fused``), so it lives in the disk cache
-with it, under the cache's trust rules; numba compiles it on the first call in each process (about a second per
-model: numba's own ``cache=True`` needs a source file, which generated source has not), one kernel per model (all
+with it, under the cache's trust rules. ``fused_kernel`` writes it there as a module (the cache's ``fused``
+directory, through ``cache.private_file`` and ``cache.write_private``) and compiles it with numba's ``cache=True``:
+numba keeps the machine code in the ``__pycache__`` beside the module (validated against the module's hash), so
+only the first process compiles (about a second per model); a later one loads it (importing numba and loading the
+code: ~0.5 s of CPU once per process). Without a trusted disk cache (off, or a directory or file there that the
+trust check refuses, with a ``CacheWarning``) the kernel is compiled in memory in each process; with
+``$NUMBA_CACHE_DIR`` set, numba keeps its cache there instead, under numba's own rules. One kernel per model (all
 arrays are passed C-contiguous float64, so there is one signature). With ``$LAYERWISE_LINEAR_FLOWS_NUMBA`` set to
 ``0`` (or ``off``, ``false``, ``no``), or without numba, ``closed_form_numpy`` takes the NumPy path; so does a
 long double evaluation (``_in_long_double``) and the perturbed one of ``_sensitive_to_other_clocks``.
