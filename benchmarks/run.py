@@ -39,6 +39,7 @@ from numerics import taylor, trajectory
 from numerics.cache import CACHE_ENV
 from numerics.compiled import batch_field
 from numerics.dop853 import integrate_batch
+from numerics.fused import FUSED_ENV, fused_enabled
 
 ROOT = Path(__file__).resolve().parents[1]
 P, S, Z = 4, 2.0, 1.0
@@ -171,10 +172,38 @@ def per_value_calls(
 
 
 def closed_form_cost_rows(n: int, times: int) -> list[Row]:
-    """Issue 25's closed-form figures, each a ratio measured in this run: two_layer_scalar's throughput against
-    ``np.exp`` on the same number of values (with the floor: the bytes written per value at the measured write
-    bandwidth), layerwise_lr_linear per value against two_layer_scalar, T = 10 against T = ``times`` per value,
-    and the fixed cost of a call (1 start, 1 time)."""
+    """Issue 25's closed-form figures (``closed_form_path_rows``) for each float64 path: the fused numba kernels
+    (if numba is importable) and the NumPy path (``$LAYERWISE_LINEAR_FLOWS_NUMBA=0``)."""
+    paths = [("fused", "1"), ("numpy", "0")] if fused_enabled() else [("numpy", "0")]
+    saved = os.environ.get(FUSED_ENV)
+    rows = []
+    try:
+        for path, value in paths:
+            os.environ[FUSED_ENV] = value
+            rows += closed_form_path_rows(n, times, path)
+    finally:
+        if saved is None:
+            os.environ.pop(FUSED_ENV, None)
+        else:
+            os.environ[FUSED_ENV] = saved
+    return rows
+
+
+def write_floor(values: int, per_value: float) -> tuple[float, float]:
+    """The floor of a kernel that writes ``values`` outputs of ``per_value`` bytes each: seconds per value at the
+    write bandwidth measured by ``np.copyto`` of a scalar into an output-sized float64 array (touched first, so
+    that page faults are not counted), and that bandwidth (bytes per second)."""
+    out = np.empty(int(values * per_value) // 8)
+    np.copyto(out, 0.0)
+    bandwidth = out.nbytes / best(lambda: np.copyto(out, 1.0))
+    return per_value / bandwidth, bandwidth
+
+
+def closed_form_path_rows(n: int, times: int, path: str) -> list[Row]:
+    """Issue 25's closed-form figures on the float64 ``path`` (named in the rows), each a ratio measured in this
+    run: two_layer_scalar's throughput against ``np.exp`` on the same number of values (with the floor: the bytes
+    written per value at the measured write bandwidth), layerwise_lr_linear per value against two_layer_scalar,
+    T = 10 against T = ``times`` per value, and the fixed cost of a call (1 start, 1 time)."""
     t = np.linspace(0.0, 10.0, times)
     init = starts(n)
     small = max(1, n // 10)  # the smaller workloads at the same per-value figure, timed in turn with the reference
@@ -189,16 +218,19 @@ def closed_form_cost_rows(n: int, times: int) -> list[Row]:
     x = np.random.default_rng(1).random(1 << 24)
     exp_value, full = interleaved([lambda: np.exp(x), lambda: closed_form(init, t)])
     exp_value /= x.size
-    full /= output_values(closed_form(starts(1), t)) * n
-    out = np.empty_like(x)
-    write_value = best(lambda: out.fill(1.0)) / x.size  # 8 bytes written per value
+    result = closed_form(init, t)
+    values = output_values(result)
+    full /= values
+    per_value = sum(v.nbytes for k, v in result.items() if k != "t") / values  # bytes the caller gets per value
+    del result
+    floor, bandwidth = write_floor(values, per_value)
     one = {k: v[:1] for k, v in init.items()}
     fixed = best(lambda: trajectory(MODEL, np.array([1.0]), PARAMS, one), 20)
     return [
         Row(
-            f"closed form per value, {MODEL} p = {P}, {n:.0e} starts × {times} times (np.exp {exp_value * 1e9:.2g} "
-            f"ns/value; write floor {write_value * 1e9:.2g} ns/value = {8 / write_value / 1e9:.3g} GB/s, "
-            f"{write_value / full:.2g}× the closed form's time)",
+            f"[{path}] closed form per value, {MODEL} p = {P}, {n:.0e} starts × {times} times "
+            f"(np.exp {exp_value * 1e9:.2g} ns/value; floor {per_value:.3g} B/value at the write bandwidth "
+            f"{bandwidth / 1e9:.3g} GB/s = {floor * 1e9:.2g} ns/value, the closed form at {full / floor:.2g}× it)",
             full,
             "s/value",
             exp_value / full,
@@ -207,7 +239,7 @@ def closed_form_cost_rows(n: int, times: int) -> list[Row]:
             exp_value / full >= 0.5,
         ),
         compared(
-            f"{LAYERWISE} per value (all quantities), {small:.0e} starts × {times} times",
+            f"[{path}] {LAYERWISE} per value (all quantities), {small:.0e} starts × {times} times",
             layerwise,
             "s/value",
             layerwise / two_layer,
@@ -215,14 +247,14 @@ def closed_form_cost_rows(n: int, times: int) -> list[Row]:
             1.5,
         ),
         compared(
-            f"few times: T = 10, {small * times // 10:.0e} starts, per value",
+            f"[{path}] few times: T = 10, {small * times // 10:.0e} starts, per value",
             few,
             "s/value",
             few / two_layer,
             f"T = {times} per value ({small:.0e} starts)",
             2.0,
         ),
-        Row("fixed cost per call (1 start, 1 time)", fixed, "s/call"),
+        Row(f"[{path}] fixed cost per call (1 start, 1 time)", fixed, "s/call"),
     ]
 
 

@@ -46,7 +46,17 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-__all__ = ["CACHE_ENV", "CacheWarning", "Generated", "artifact", "cache_dir", "code_key", "insecure"]
+__all__ = [
+    "CACHE_ENV",
+    "CacheWarning",
+    "Generated",
+    "artifact",
+    "cache_dir",
+    "code_key",
+    "insecure",
+    "private_file",
+    "write_private",
+]
 
 CACHE_ENV = "LAYERWISE_LINEAR_FLOWS_CACHE"
 """Environment variable naming the cache directory (``off``: no disk cache)."""
@@ -242,12 +252,27 @@ def _trusted(path: Path) -> bool:
 def _path(model_key: str, kind: str) -> Path | None:
     """The entry's file, or None without a disk cache, or if the entry or a directory holding it is not
     private."""
+    return private_file(model_key, f"{kind}.pickle")
+
+
+def private_file(model_key: str, name: str) -> Path | None:
+    """The file ``<cache dir>/<code key>/<model_key>/<name>`` (``name`` may name subdirectories), or None without
+    a disk cache, or if the file or a directory holding it is not private (:func:`insecure`, with a
+    :class:`CacheWarning` once per path). The file need not exist; :func:`write_private` writes it.
+
+    Arguments:
+        model_key: the entry directory (a model key, or another artifact family's, e.g. ``"fused"``).
+        name: the file's path relative to that directory.
+
+    Returns:
+        The path, or None.
+    """
     base = cache_dir()
     if base is None:
         return None
-    path = base / code_key() / model_key / f"{kind}.pickle"
-    private = all(_trusted(p) for p in (base, path.parents[1], path.parent, path))
-    return path if private else None
+    path = base / code_key() / model_key / name
+    levels = [p for p in reversed(path.parents) if p == base or base in p.parents]
+    return path if all(_trusted(p) for p in (*levels, path)) else None
 
 
 def _read(path: Path) -> object | None:
@@ -267,21 +292,40 @@ def _write(path: Path, value: object) -> None:
         data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     except (Uncacheable, pickle.PicklingError, TypeError, AttributeError):
         return
+    write_private(path, data)
+
+
+def write_private(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` (from :func:`private_file`) atomically: the directories below the code key and
+    the file created private (whatever the umask), a temporary file renamed, so that a concurrent reader sees the
+    old file or the whole new one; starting a new code key prunes the old ones (``KEEP``).
+
+    Arguments:
+        path: a file below a code-key directory of the cache.
+        data: its new contents.
+
+    Returns:
+        Whether the file was written (an ``OSError`` leaves no temporary file behind and returns False).
+    """
+    code_level = next(p for p in path.parents if p.name == code_key())
     try:
-        if not path.parents[1].exists():
-            _prune(path.parents[2])
-        for directory in (path.parents[2], path.parents[1], path.parent):
+        if not code_level.exists():
+            _prune(code_level.parent)
+        levels = [p for p in path.parents if p in (code_level.parent, code_level) or code_level in p.parents]
+        for directory in reversed(levels):
             directory.mkdir(mode=PRIVATE_DIRECTORY, parents=True, exist_ok=True)  # private whatever the umask
         temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
     except OSError:
-        return
+        return False
     try:
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)
         temporary.replace(path)  # atomic: a concurrent reader sees the old file or the whole new one
     except OSError:  # e.g. a directory where the entry belongs: no temporary file is left behind
         temporary.unlink(missing_ok=True)
+        return False
+    return True
 
 
 def _prune(base: Path) -> None:

@@ -19,6 +19,7 @@ from .cache import Generated, artifact
 from .clocks import CompiledClock, compile_clock
 from .compiled import lambdified
 from .evaluate import CHUNK, apply, env_shape, unit_sums
+from .fused import FusedClocks, fused_enabled, fused_kernel, fused_source
 from .implicit import CompiledImplicit, implicit_numpy, implicit_values
 from .model_spec import ModelSpec, spec_of
 from .riccati import riccati_at, riccati_increment, riccati_mpmath, riccati_numpy, riccati_rates, stable_forms
@@ -60,6 +61,9 @@ class Decomposed:
     terms: dict[str, tuple[tuple[int, int], ...]]
     powers: tuple[tuple[dict[str, float], float], ...] | None = None
     starts: dict[str, str] = field(default_factory=dict)
+    fused: str = ""
+    """The source of the fused kernel (``numerics.fused``) generated from the same atoms, products and sums ("" if
+    the closed form has none: a clock that is not a Riccati clock)."""
 
     @classmethod
     def of(
@@ -68,9 +72,11 @@ class Decomposed:
         clocks: Sequence[sp.Symbol],
         t: sp.Symbol,
         starts: Mapping[str, str] | None = None,
+        fused: Callable[[list[sp.Expr], list[int], dict[str, tuple[tuple[int, int], ...]]], str] | None = None,
     ) -> Decomposed:
         """Split each of ``exprs`` over the atoms (the factors of its terms that depend on ``clocks`` or ``t``);
-        ``starts`` names each expression's value at t = 0 (for the increment form)."""
+        ``starts`` names each expression's value at t = 0 (for the increment form). ``fused`` generates the
+        fused kernel's source from the stable atoms, each product's atom index and the terms."""
         import sympy as sp
 
         atoms: list[sp.Expr] = []
@@ -104,7 +110,8 @@ class Decomposed:
         compiled = tuple((index, lambdified(coefficient, fp)) for index, coefficient in products)
         powers = [_power_form(atom, clocks, t) for atom in atoms]
         usable = tuple(p for p in powers if p is not None) if all(p is not None for p in powers) else None
-        return cls(generated, tuple(str(a) for a in arguments), compiled, terms, usable, dict(starts or {}))
+        source = fused(stable, [index for index, _ in products], terms) if fused is not None else ""
+        return cls(generated, tuple(str(a) for a in arguments), compiled, terms, usable, dict(starts or {}), source)
 
     def coefficients(self, env: Mapping[str, Any]) -> list[np.ndarray]:
         """The products' coefficients, evaluated once (per start or unit) from ``env``."""
@@ -356,6 +363,7 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
             list(solution.clocks),
             solution.t,
             {**{n: str(s) for n, s in solution.init.items()}, **{str(q): f"{q}(0)" for q in solution.along}},
+            _fused_generator(solution, riccati),
         )
         if ctx.machine  # the blocked kernel is float64 code
         else None,
@@ -363,6 +371,24 @@ def _compiled_closed_form(model: Model, ctx: Arithmetic) -> CompiledClosedForm |
         _exact_in_long_double(solution),
         tuple(others),
     )
+
+
+def _fused_generator(
+    solution: ClosedForm, riccati: Mapping[str, object]
+) -> Callable[[list[sp.Expr], list[int], dict[str, tuple[tuple[int, int], ...]]], str] | None:
+    """The generator of the fused kernel's source (``numerics.fused.fused_source``) for a closed form whose clocks
+    are all Riccati clocks, else None."""
+    if len(riccati) != len(solution.clocks):
+        return None
+    names = tuple(riccati)
+    clocks = FusedClocks(
+        names,
+        frozenset(str(g) for g in solution.clocks if g.is_positive),
+        frozenset(str(g) for g in solution.clocks if _per_unit(solution, g)),
+        frozenset(str(g) for g in solution.initial_rates if str(g) in riccati),
+    )
+    along = frozenset(str(q) for q in solution.along)
+    return lambda atoms, products, terms: fused_source(atoms, products, terms, clocks, along, solution.t)
 
 
 def check_condition(ccf: CompiledClosedForm, init: Mapping[str, np.ndarray], params: Mapping[str, Any]) -> None:
@@ -551,10 +577,13 @@ def _evaluated(
     solutions = {name: riccati_rates(*coefficients_of) for name, coefficients_of in clocks.items()}
     batch, width = shape[1], shape[-1]
     flagged = np.zeros((batch, width), dtype=bool)
+    fused = _fused_usable(ccf, out, perturb)
+    if fused:
+        _fused_evaluation(ccf, prepared, clocks, rates, solutions, coefficients, t, out, clocks_out, flagged)
     # a block of at least ROW values per time, and of CHUNK values in all when there are few times
     starts = min(batch, max(1, ROW // width, CHUNK // (max(1, len(t)) * width)))
     times = max(1, CHUNK // (starts * width))
-    for first in range(0, batch, starts):
+    for first in range(0, 0 if fused else batch, starts):
         rows = slice(first, first + starts)
         local, local_clocks, local_solutions, local_rates, local_coefficients = (
             _rows(v, rows, batch) for v in (prepared, clocks, solutions, rates, coefficients)
@@ -622,7 +651,25 @@ def _block(
     if kernel.powers is None or not np.any(near):
         return clipped, bounds
     # the increment form only at the (time, start) pairs that need it
-    at = np.nonzero(np.any(near, axis=-1))
+    finite = _increment_pairs(ccf, local, clocks, rates, coefficients, np.nonzero(np.any(near, axis=-1)), targets)
+    for name, good in finite.items():
+        bounds[name] = np.where(good, bounds[name], np.inf)
+    return clipped, bounds
+
+
+def _increment_pairs(
+    ccf: CompiledClosedForm,
+    local: Mapping[str, Any],
+    clocks: Mapping[str, tuple[Any, ...]],
+    rates: Mapping[str, Any],
+    coefficients: Sequence[np.ndarray],
+    at: tuple[np.ndarray, ...],
+    targets: Mapping[str, np.ndarray],
+) -> dict[str, bool]:
+    """Overwrite ``targets`` at the (time, start) pairs ``at`` with the increment form where a clock barely moved
+    there (``_near``; ``local`` holds the clocks' values at the times); returns, for each output, whether the
+    increment-form values are all finite."""
+    kernel = ccf.float64_kernel
     local = {k: _gathered(v, at) for k, v in local.items()}
     increments = {
         name: (
@@ -635,11 +682,70 @@ def _block(
         if (rate := _gathered(rates.get(name), at)) is not None
     }
     changed = kernel.increment_form(local, [_gathered(c, at) for c in coefficients], increments)
-    near = _gathered(near, at)
+    gathered_clocks = {name: tuple(_gathered(c, at) for c in values) for name, values in clocks.items()}
+    near = _near(local, gathered_clocks, rates)
+    finite = {}
     for name, value in changed.items():
         targets[name][at] = np.where(near, value, targets[name][at])
-        bounds[name] = np.where(np.all(np.isfinite(value)), bounds[name], np.inf)
-    return clipped, bounds
+        finite[name] = bool(np.all(np.isfinite(value)))
+    return finite
+
+
+def _fused_usable(ccf: CompiledClosedForm, out: Mapping[str, np.ndarray], perturb: float) -> bool:
+    """Whether ``_evaluated`` takes the fused kernel: enabled (``numerics.fused.fused_enabled``), generated for
+    this closed form, float64 outputs and no perturbed clocks."""
+    kernel = ccf.kernel
+    float64 = all(v.dtype == np.float64 for v in out.values())
+    return kernel is not None and bool(kernel.fused) and float64 and perturb == 0.0 and fused_enabled()
+
+
+def _fused_evaluation(
+    ccf: CompiledClosedForm,
+    env: Mapping[str, Any],
+    clocks: Mapping[str, tuple[Any, ...]],
+    rates: Mapping[str, Any],
+    solutions: Mapping[str, tuple[Any, ...]],
+    coefficients: Sequence[Any],
+    t: np.ndarray,
+    out: Mapping[str, np.ndarray],
+    clocks_out: Mapping[str, np.ndarray],
+    flagged: np.ndarray,
+) -> None:
+    """``_evaluated``'s block loop as one call of the fused kernel over all times and starts (the same checks:
+    the blow-up, the clip of a positive clock, the non-finite outputs flagged into ``flagged``), then the increment
+    form at the (time, start) pairs where the kernel found a clock that barely moved."""
+    kernel = ccf.float64_kernel
+    function, extras = fused_kernel(kernel.fused)
+    batch, width = flagged.shape
+    times = np.ascontiguousarray(t, dtype=float).reshape(-1)
+    plane = (batch, width)
+
+    def planes(values: Sequence[Any]) -> np.ndarray:
+        stacked = np.empty((len(values), *plane))
+        for m, value in enumerate(values):
+            array = np.asarray(value, dtype=float)
+            stacked[m] = np.broadcast_to(array.reshape(array.shape[-2:]) if array.ndim == 3 else array, plane)
+        return stacked
+
+    for name, solution in solutions.items():  # numpy's vectorized exp, expm1: faster than numba's scalar calls
+        clocks_out[name][...] = riccati_at(solution, times.reshape(-1, 1, 1))
+    R = planes([solutions[name][2] for name in ccf.riccati])  # the starts y0
+    E = planes([env[name] for name in extras])
+    C = planes(coefficients)
+    clipped = np.zeros(batch, dtype=bool)
+    nonfinite = np.zeros((len(kernel.terms), *plane), dtype=bool)
+    near = np.zeros((len(times), batch), dtype=bool)
+    outputs = [out[name] for name in kernel.terms]
+    function(times, R, E, C, clipped, nonfinite, near, *outputs, *(clocks_out[name] for name in ccf.riccati))
+    flagged |= clipped[:, None]
+    flagged |= np.any(nonfinite, axis=0)
+    if kernel.powers is None or not np.any(near):
+        return
+    local = dict(env, t=times.reshape(-1, 1, 1), **{name: clocks_out[name] for name in ccf.riccati})
+    finite = _increment_pairs(ccf, local, clocks, rates, coefficients, np.nonzero(near), out)
+    for name, good in finite.items():
+        if not good:
+            flagged |= ~np.isfinite(out[name]).all(axis=0)
 
 
 def _swapped(value: Any) -> Any:
