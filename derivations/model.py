@@ -440,8 +440,12 @@ class Model:
         number of state names (the field's components) times the square of the number of symbols of its loss
         (see :data:`MAX_UNIT_FIELD_COST`).
 
+        Returns:
+            ``len(state_names) * (number of free symbols of the width-2 loss)**2``, a non-negative integer.
+
         Raises:
-            ValueError: the errors of :meth:`instance` (the width-2 instance beyond its own budget)."""
+            ValueError: the errors of :meth:`instance` (the width-2 instance beyond its own budget).
+        """
         return len(self.state_names) * len(self.instance(2).loss.free_symbols) ** 2
 
     def derive_unit_field(self, max_cost: int = MAX_UNIT_FIELD_COST) -> dict[sp.Symbol, sp.Expr]:

@@ -692,11 +692,12 @@ def _increment_pairs(
 
 
 def _fused_usable(ccf: CompiledClosedForm, out: Mapping[str, np.ndarray], perturb: float) -> bool:
-    """Whether ``_evaluated`` takes the fused kernel: enabled (``numerics.fused.fused_enabled``), generated for
-    this closed form, float64 outputs and no perturbed clocks."""
+    """Whether ``_evaluated`` takes the fused kernel: enabled for a call of this size
+    (``numerics.fused.fused_enabled``), generated for this closed form, float64 outputs and no perturbed clocks."""
     kernel = ccf.kernel
     float64 = all(v.dtype == np.float64 for v in out.values())
-    return kernel is not None and bool(kernel.fused) and float64 and perturb == 0.0 and fused_enabled()
+    values = sum(v.size for v in out.values())
+    return kernel is not None and bool(kernel.fused) and float64 and perturb == 0.0 and fused_enabled(values)
 
 
 def _fused_evaluation(

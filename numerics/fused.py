@@ -21,7 +21,9 @@ only the first process compiles (about a second per model); a later one loads it
 code: ~0.5 s of CPU once per process). Without a trusted disk cache (off, or a directory or file there that the
 trust check refuses, with a ``CacheWarning``) the kernel is compiled in memory in each process; with
 ``$NUMBA_CACHE_DIR`` set, numba keeps its cache there instead, under numba's own rules. One kernel per model (all
-arrays are passed C-contiguous float64, so there is one signature). With ``$LAYERWISE_LINEAR_FLOWS_NUMBA`` set to
+arrays are passed C-contiguous float64, so there is one signature). A call with fewer than ``FUSED_MIN_VALUES``
+output values takes the NumPy path (that import would cost it more than the kernel saves) unless
+``$LAYERWISE_LINEAR_FLOWS_NUMBA`` is ``1`` (or ``on``, ``true``, ``yes``, ``always``). With the variable set to
 ``0`` (or ``off``, ``false``, ``no``), or without numba, ``closed_form_numpy`` takes the NumPy path; so does a
 long double evaluation (``_in_long_double``) and the perturbed one of ``_sensitive_to_other_clocks``.
 """
@@ -45,21 +47,44 @@ from .cache import PRIVATE_DIRECTORY, private_file, write_private
 if TYPE_CHECKING:
     import sympy as sp
 
-__all__ = ["FUSED_ENTRY", "FUSED_ENV", "FusedClocks", "fused_enabled", "fused_kernel", "fused_source"]
+__all__ = [
+    "FUSED_ENTRY",
+    "FUSED_ENV",
+    "FUSED_MIN_VALUES",
+    "FusedClocks",
+    "fused_enabled",
+    "fused_kernel",
+    "fused_source",
+]
 
 FUSED_ENV = "LAYERWISE_LINEAR_FLOWS_NUMBA"
 """Environment variable: ``0``, ``off``, ``false`` or ``no`` forces the NumPy path."""
 DISABLED = ("0", "off", "false", "no")
+FORCED = ("1", "on", "true", "yes", "always")
+"""Values of ``$LAYERWISE_LINEAR_FLOWS_NUMBA`` that take the fused kernel whatever the size of the call."""
+FUSED_MIN_VALUES = 1 << 22
+"""Below this many output values (about 4·10⁶: e.g. 10³ times × 10³ starts × p = 4) a call takes the NumPy path
+unless forced (``FORCED``): importing numba and loading a kernel costs about 0.5 s once per process, more than the
+kernel can save on a smaller call, so a short script or a fresh process's first call does not pay it."""
 TINY, HUGE = float(np.finfo(float).tiny), float(np.finfo(float).max)
 """``closed_form.GAMMA_RANGE``: a positive clock is clipped to it (and its start flagged)."""
 
 
-def fused_enabled() -> bool:
-    """Whether ``closed_form_numpy`` uses the fused kernels: numba is importable and ``$LAYERWISE_LINEAR_FLOWS_NUMBA``
-    does not disable them (read at each call, so that a test can compare both paths)."""
-    if (os.environ.get(FUSED_ENV) or "").strip().lower() in DISABLED:
+def fused_enabled(values: int | None = None) -> bool:
+    """Whether ``closed_form_numpy`` uses the fused kernels for a call writing ``values`` output values.
+
+    Arguments:
+        values: the number of output values of the call; ``None``: whether the kernels are usable at all.
+
+    Returns:
+        False if ``$LAYERWISE_LINEAR_FLOWS_NUMBA`` disables them (``DISABLED``) or numba is not importable; else
+        True if the variable forces them (``FORCED``), ``values`` is None or at least ``FUSED_MIN_VALUES``. The
+        variable is read at each call, so that a test can compare both paths.
+    """
+    setting = (os.environ.get(FUSED_ENV) or "").strip().lower()
+    if setting in DISABLED or importlib.util.find_spec("numba") is None:
         return False
-    return importlib.util.find_spec("numba") is not None
+    return setting in FORCED or values is None or values >= FUSED_MIN_VALUES
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ IDS = ["draw", "cancelling", "tiny", "lazy", "negative-S", "layerwise"]
 
 
 def both_paths(model: str, params: dict, init: dict, monkeypatch: pytest.MonkeyPatch) -> tuple:
-    monkeypatch.delenv(fused.FUSED_ENV, raising=False)
+    monkeypatch.setenv(fused.FUSED_ENV, "1")
     fast = trajectory(model, T, params, init)
     monkeypatch.setenv(fused.FUSED_ENV, "0")
     plain = trajectory(model, T, params, init)
@@ -92,13 +92,34 @@ def test_the_fused_kernel_is_the_one_used(monkeypatch: pytest.MonkeyPatch) -> No
         raise RuntimeError("fused kernel called")
 
     monkeypatch.setattr(cf, "fused_kernel", refuse)
-    monkeypatch.delenv(fused.FUSED_ENV, raising=False)
+    monkeypatch.setenv(fused.FUSED_ENV, "1")
     with pytest.raises(RuntimeError, match="fused kernel called"):
         trajectory(model, T, params, init)
     for disabled in ("0", "off"):
         monkeypatch.setenv(fused.FUSED_ENV, disabled)
         assert not fused.fused_enabled()
         assert relative_to_mpmath(trajectory(model, T, params, init), model, params, init) <= 1e-14
+
+
+def test_a_small_call_takes_the_numpy_path_unless_forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below ``FUSED_MIN_VALUES`` output values the kernel is not reached (numba's import would cost more than it
+    saves), at the threshold it is; ``1`` forces it at any size, ``0`` disables it at any size."""
+    model, params, init = CASES[0]
+    monkeypatch.delenv(fused.FUSED_ENV, raising=False)
+    assert not fused.fused_enabled(fused.FUSED_MIN_VALUES - 1)
+    assert fused.fused_enabled(fused.FUSED_MIN_VALUES)
+
+    def refuse(source: str):
+        raise RuntimeError("fused kernel called")
+
+    monkeypatch.setattr(cf, "fused_kernel", refuse)
+    assert relative_to_mpmath(trajectory(model, T, params, init), model, params, init) <= 1e-14
+    monkeypatch.setenv(fused.FUSED_ENV, "1")
+    assert fused.fused_enabled(1)
+    with pytest.raises(RuntimeError, match="fused kernel called"):
+        trajectory(model, T, params, init)
+    monkeypatch.setenv(fused.FUSED_ENV, "0")
+    assert not fused.fused_enabled(fused.FUSED_MIN_VALUES)
 
 
 def test_without_numba_the_numpy_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,7 +146,7 @@ def test_a_wrong_kernel_is_caught_against_mpmath(flipped: int, monkeypatch: pyte
     right = cf.compiled_closed_form(model)
     assert isinstance(broken, cf.CompiledClosedForm)
     assert broken.float64_kernel.fused != right.float64_kernel.fused
-    monkeypatch.delenv(fused.FUSED_ENV, raising=False)
+    monkeypatch.setenv(fused.FUSED_ENV, "1")
     env = {"a_0": init["a"], "b_0": init["b"], **params}
     states = {**cf.closed_form_numpy(broken, env, T).states}
     assert relative_to_mpmath(states, model, params, init) > 1e-3
@@ -136,7 +157,7 @@ def test_a_wrong_kernel_is_caught_against_mpmath(flipped: int, monkeypatch: pyte
 def test_one_compilation_per_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled kernel is kept per source: a second call (other starts, other times) compiles nothing."""
     model, params, init = CASES[0]
-    monkeypatch.delenv(fused.FUSED_ENV, raising=False)
+    monkeypatch.setenv(fused.FUSED_ENV, "1")
     trajectory(model, T, params, init)
     compiled = dict(fused._KERNELS)
     trajectory(model, T[:7], params, {k: v[:2] for k, v in init.items()})
@@ -175,7 +196,7 @@ def _numba_stats_of_a_fresh_process(cache_dir) -> dict:
     model, params, init = CASES[0]
     code = FRESH_CALL.format(model=model, params=params, init={k: v[:2].tolist() for k, v in init.items()})
     env = {**os.environ, CACHE_ENV: str(cache_dir), "PYTHONPATH": str(ROOT)}
-    env.pop(fused.FUSED_ENV, None)
+    env[fused.FUSED_ENV] = "1"  # forced: the call is below FUSED_MIN_VALUES
     env.pop("NUMBA_CACHE_DIR", None)  # numba's own cache directory would take precedence over the package's
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -193,7 +214,7 @@ def test_a_warm_disk_cache_loads_the_kernel_instead_of_compiling_it(tmp_path) ->
 
 def _source_and_fresh_kernels(monkeypatch: pytest.MonkeyPatch, cache_dir) -> str:
     monkeypatch.setenv(CACHE_ENV, str(cache_dir))
-    monkeypatch.delenv(fused.FUSED_ENV, raising=False)
+    monkeypatch.setenv(fused.FUSED_ENV, "1")
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setattr(fused, "_KERNELS", {})
     monkeypatch.setattr(cache, "_WARNED", set())
