@@ -218,17 +218,20 @@ def unit_index(taken: Iterable[str] = ()) -> sp.Symbol:
     raise ValueError(f"taken: every unit index name {_SPARE_INDICES} is a symbol already")
 
 
-def unit_sum(summand: sp.Expr, unit: Iterable[sp.Symbol], starts: Iterable[sp.Symbol] = ()) -> sp.Sum:
+def unit_sum(
+    summand: sp.Expr, unit: Iterable[sp.Symbol], starts: Iterable[sp.Symbol] = (), taken: Iterable[str] = ()
+) -> sp.Sum:
     """The sum over the ``p`` units of a one-unit expression, :math:`\\sum_{i=1}^{p} q_i`.
 
     Arguments:
         summand: the expression of one generic unit.
         unit: its per-unit symbols (states, unit parameters), each renamed for unit i (``a`` → ``a_i``).
         starts: its states' initial values (``a_0``, ``a1_0``), renamed ``a_i(0)``, ``a1_i(0)``.
+        taken: further names the index must not be read as (the model's symbols, besides the summand's).
 
     Returns:
-        The unevaluated ``Sum`` over the index of :func:`unit_index` (i unless the summand has a symbol i) from 1
-        to :data:`WIDTH`.
+        The unevaluated ``Sum`` over the index of :func:`unit_index` (i unless the summand or ``taken`` has a
+        symbol i) from 1 to :data:`WIDTH`.
 
     Raises:
         TypeError: ``summand`` is not a SymPy expression, or ``unit`` or ``starts`` holds something else than
@@ -243,7 +246,7 @@ def unit_sum(summand: sp.Expr, unit: Iterable[sp.Symbol], starts: Iterable[sp.Sy
     bad = [s.name for s in starts if not s.name.endswith("_0")]
     if bad:
         raise ValueError(f"starts: the initial values must be named <state>_0, got {bad}")
-    index = unit_index(s.name for s in summand.free_symbols)
+    index = unit_index({*taken, *(s.name for s in summand.free_symbols)})
     renaming = {s: sp.Symbol(f"{s.name}_{index}", **s.assumptions0) for s in unit}
     renaming.update({s: sp.Symbol(f"{s.name[:-2]}_{index}(0)", **s.assumptions0) for s in starts})
     return sp.Sum(summand.xreplace(renaming), (index, 1, WIDTH))

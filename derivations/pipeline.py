@@ -391,7 +391,7 @@ def _law_steps(model: Model, d: Derivation) -> tuple[tuple[sp.Expr, ...], str]:
     for name, q in model.quantities.items():
         if q.kind == "sum" and model.symbol(name) in free:
             d.add(
-                sp.Eq(model.symbol(name), unit_sum(q.expr, unit)),
+                sp.Eq(model.symbol(name), unit_sum(q.expr, unit, taken=(*model.unit_symbols, *model.quantities))),
                 f"the units couple through the sum {name}",
                 residual=sp.S.Zero,
                 key="coupling",

@@ -84,7 +84,8 @@ def _quantities(model: Model) -> list[sp.Eq]:
     for name, quantity in model.quantities.items():
         lhs = sp.Symbol(name)
         if quantity.kind == "sum":
-            out.append(sp.Eq(lhs, unit_sum(quantity.expr, _unit_symbols(model)), evaluate=False))
+            total = unit_sum(quantity.expr, _unit_symbols(model), taken=(*model.unit_symbols, *model.quantities))
+            out.append(sp.Eq(lhs, total, evaluate=False))
         elif quantity.kind == "scalar":
             out.append(sp.Eq(lhs, quantity.expr, evaluate=False))
     return out

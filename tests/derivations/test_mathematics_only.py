@@ -168,6 +168,9 @@ def test_the_sum_index_does_not_collide_with_a_model_symbol() -> None:
     total = unit_sum(i * a, [a])
     assert total.limits[0][0].name == "j"
     assert latex(total) == r"\sum_{j=1}^{p} a_j i"
+    # a model symbol i outside the summand is avoided too
+    assert unit_sum(a, [a], taken=["i", "j"]).limits[0][0].name == "k"
+    assert unit_sum(a, [a]).limits[0][0] == UNIT_INDEX
 
 
 def test_the_coupling_sums_of_a_derivation_are_indexed_by_i() -> None:
