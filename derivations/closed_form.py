@@ -10,6 +10,7 @@ import sympy as sp
 
 from .derivation import Derivation
 from .prose import plain_math
+from .quadrature import QuadratureSolution
 from .riccati import RiccatiSolution
 from .separable import ImplicitSolution
 
@@ -104,6 +105,22 @@ class ClosedForm:
     def riccati(self) -> dict[sp.Symbol, RiccatiSolution]:
         """The clocks solved by the Riccati engine."""
         return {g: c for g, c in self.clocks.items() if isinstance(c, RiccatiSolution)}
+
+    def implicit_clocks(self) -> dict[sp.Symbol, sp.Eq]:
+        r"""The clocks given implicitly (a separable or an algebraic equation :math:`\dot y = G(y)`), each as the
+        integral its method computed, :math:`t = \int_{y_0}^{y} dy'/G(y')` (``integral`` of
+        :class:`~derivations.separable.ImplicitSolution` and :class:`~derivations.quadrature.QuadratureSolution`),
+        with this closed form's time.
+
+        Returns:
+            clock symbol -> ``Eq(t, Integral(...))``, its upper limit the clock symbol; empty if every clock is
+            explicit.
+        """
+        return {
+            y: sp.Eq(self.t, clock.integral.rhs, evaluate=False)
+            for y, clock in self.clocks.items()
+            if isinstance(clock, (ImplicitSolution, QuadratureSolution))
+        }
 
     def in_initial_values(self) -> dict[str, sp.Expr]:
         """The state with the per-unit coordinates written in the initial values (clocks and sums kept).

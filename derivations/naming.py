@@ -8,7 +8,13 @@ symbols ``lam_1 … lam_p`` of any width need no entry of their own. Names that 
 are LaTeX and kept as they are. Two forms the derivations build are mathematics, not code: a Laurent
 coefficient ``theta[+1]`` is :math:`\theta^{[+1]}` and a value at the start ``chi_2(0)`` is :math:`\chi_2(0)`
 (the argument after the subscript, never inside it; likewise ``chi(t)``); a letter with trailing digits ``c1`` is
-:math:`c_1`, and its unit ``a1_i`` (the deep chain's layer 1 at unit i) is :math:`a_{1,i}`.
+:math:`c_1`, and its unit ``a1_i`` (the deep chain's layer 1 at unit i) is :math:`a_{1,i}`. The start ``a1_0`` of such
+a numbered state is :math:`a_1(0)`, not :math:`a_{1,0}`, which would read as its unit 0; a prime follows the whole
+name (``a1'`` is :math:`a_1'`).
+
+Units are indexed by :data:`UNIT_INDEX` (:math:`i`, from 1 to :data:`WIDTH` :math:`p`): :func:`unit_sum` writes a
+sum over the units of a one-unit expression, its symbols renamed for unit :math:`i` (``a`` → :math:`a_i`, the start
+``a_0`` → :math:`a_i(0)`).
 
 :func:`latex` is ``sympy.latex`` with ``symbol_names`` filled from the table; :func:`align_rows` lays out one
 relation as rows of an ``align`` environment, breaking wide right-hand sides between terms or factors so that
@@ -18,18 +24,22 @@ displayed equations stay within the text width.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import sympy as sp
 
 __all__ = [
     "BASE_NAMES",
     "SYMBOL_NAMES",
+    "UNIT_INDEX",
+    "WIDTH",
     "align_rows",
     "dot_symbol",
     "latex",
     "symbol_latex",
     "symbol_names",
+    "unit_index",
+    "unit_sum",
     "width",
 ]
 
@@ -155,15 +165,21 @@ def symbol_latex(name: str) -> str:
     at_start = _AT_START.fullmatch(name)
     if at_start:
         return f"{_atom(symbol_latex(at_start['base']))}({at_start['argument']})"
+    primes = len(name) - len(name.rstrip("'"))
+    core = name.rstrip("'")
+    if primes and core:
+        # a prime follows the whole name: a1' is a_1', not a1'
+        return symbol_latex(core) + "'" * primes
     trailing = _TRAILING_DIGITS.fullmatch(name)
     if trailing and name not in BASE_NAMES and _letter_base(trailing["letters"]):
         return symbol_latex(f"{trailing['letters']}_{trailing['digits']}")
-    primes = len(name) - len(name.rstrip("'"))
-    core = name.rstrip("'")
     base, _, sub = core.partition("_")
     if not _IDENTIFIER.fullmatch(base) or (sub and not re.fullmatch(r"[A-Za-z0-9_+-]+", sub)):
         return sp.latex(sp.Symbol(name))
     numbered = _TRAILING_DIGITS.fullmatch(base)
+    if sub == "0" and numbered and base not in BASE_NAMES and _letter_base(numbered["letters"]):
+        # a numbered state's start (a1_0): a_1(0), since a_{1,0} would read as its unit 0
+        return f"{symbol_latex(base)}(0)"
     if sub and numbered and base not in BASE_NAMES and _letter_base(numbered["letters"]):
         # a numbered state's unit (a1_i, the deep chain's layer 1 at unit i): one subscript, layer first
         return f"{_base_latex(numbered['letters'])}_{{{numbered['digits']},{_subscript_latex(sub)}}}" + "'" * primes
@@ -172,6 +188,68 @@ def symbol_latex(name: str) -> str:
         rendered = _subscript_latex(sub)
         text += f"_{{{rendered}}}" if len(rendered) > 1 else f"_{rendered}"
     return text + "'" * primes
+
+
+UNIT_INDEX = sp.Symbol("i", integer=True, positive=True)
+"""The index of the units in sums over them, :math:`\\sum_{i=1}^{p}` (the papers' :math:`a_i`, :math:`\\theta_i`)."""
+
+WIDTH = sp.Symbol("p", integer=True, positive=True)
+"""The number of units, the upper limit of a sum over them."""
+
+_SPARE_INDICES = ("i", "j", "k", "l", "m", "n")
+
+
+def unit_index(taken: Iterable[str] = ()) -> sp.Symbol:
+    """:data:`UNIT_INDEX`, or the first of j, k, l, m, n (integer, positive) if ``i`` is in ``taken``.
+
+    Arguments:
+        taken: names of symbols already in use (a model's symbols): the index must not be read as one of them.
+
+    Returns:
+        The index symbol.
+
+    Raises:
+        ValueError: every spare index name is taken.
+    """
+    used = set(taken)
+    for name in _SPARE_INDICES:
+        if name not in used:
+            return UNIT_INDEX if name == UNIT_INDEX.name else sp.Symbol(name, integer=True, positive=True)
+    raise ValueError(f"taken: every unit index name {_SPARE_INDICES} is a symbol already")
+
+
+def unit_sum(
+    summand: sp.Expr, unit: Iterable[sp.Symbol], starts: Iterable[sp.Symbol] = (), taken: Iterable[str] = ()
+) -> sp.Sum:
+    """The sum over the ``p`` units of a one-unit expression, :math:`\\sum_{i=1}^{p} q_i`.
+
+    Arguments:
+        summand: the expression of one generic unit.
+        unit: its per-unit symbols (states, unit parameters), each renamed for unit i (``a`` → ``a_i``).
+        starts: its states' initial values (``a_0``, ``a1_0``), renamed ``a_i(0)``, ``a1_i(0)``.
+        taken: further names the index must not be read as (the model's symbols, besides the summand's).
+
+    Returns:
+        The unevaluated ``Sum`` over the index of :func:`unit_index` (i unless the summand or ``taken`` has a
+        symbol i) from 1 to :data:`WIDTH`.
+
+    Raises:
+        TypeError: ``summand`` is not a SymPy expression, or ``unit`` or ``starts`` holds something else than
+            symbols.
+        ValueError: a start's name does not end in ``_0``.
+    """
+    if not isinstance(summand, sp.Basic):
+        raise TypeError(f"summand must be a SymPy expression, got {type(summand).__name__}")
+    unit, starts = tuple(unit), tuple(starts)
+    if not all(isinstance(s, sp.Symbol) for s in (*unit, *starts)):
+        raise TypeError(f"unit and starts must hold SymPy symbols, got {unit!r} and {starts!r}")
+    bad = [s.name for s in starts if not s.name.endswith("_0")]
+    if bad:
+        raise ValueError(f"starts: the initial values must be named <state>_0, got {bad}")
+    index = unit_index({*taken, *(s.name for s in summand.free_symbols)})
+    renaming = {s: sp.Symbol(f"{s.name}_{index}", **s.assumptions0) for s in unit}
+    renaming.update({s: sp.Symbol(f"{s.name[:-2]}_{index}(0)", **s.assumptions0) for s in starts})
+    return sp.Sum(summand.xreplace(renaming), (index, 1, WIDTH))
 
 
 def dot_symbol(symbol: sp.Symbol) -> sp.Symbol:
@@ -346,7 +424,9 @@ def _lines(expr: sp.Expr, budget: float, options: Mapping[str, object]) -> list[
     if den != 1 and width(den) > budget / 2:
         # a wide denominator cannot sit under a fraction bar: numerator and denominator become two groups
         denominator = _group(den, budget - 4, options)
-        return [*_group(num, budget, options), r"\Big/ " + denominator[0], *denominator[1:]]
+        # a number or a symbol over the bar needs no brackets of its own (1 / [...], not [1] / [...])
+        numerator = [sp.latex(num, **options)] if num.is_Atom else _group(num, budget, options)
+        return [*numerator, r"\Big/ " + denominator[0], *denominator[1:]]
     if den != 1:
         head = rf"\frac{{1}}{{{sp.latex(den, **options)}}}"
         if isinstance(num, sp.Add):

@@ -23,7 +23,8 @@ raised by the model itself.
 
 Every step is recorded under a key (``"flow"``, ``"conserved"``, ``"coupling"``, ``"structure"``, ``"eigen"``,
 ``"clock"``, ``"clock_ode"``, ``"sums"``, the Riccati engine's ``"discriminant"``, ``"roots"``, ``"solution"``, …,
-``"back_substitution"``); ``Derivation.tagged(tags)`` stamps equation numbers on the steps by key, and
+``"back_substitution"``, and last, for a clock given implicitly, ``"implicit_solution"``: its solution
+:math:`t = \int_{y_0}^{y(t)} dy'/G(y')`); ``Derivation.tagged(tags)`` stamps equation numbers on the steps by key, and
 ``Model.tags`` (step key → equation, e.g. ``"clock_ode": "86–87"``; empty for the built-in models, whose papers tag
 them) is applied to the result of ``solve``.
 """
@@ -42,8 +43,11 @@ from .closed_form import ClosedForm, Unsolved
 from .conservation import UnsupportedModelError, conserved_quantities
 from .derivation import Derivation
 from .model import MAX_UNIT_FIELD_COST, Model
-from .proof import Proof
+from .naming import unit_sum
+from .proof import Proof, prove_zero
+from .quadrature import QuadratureSolution
 from .reduction import ScalarReduction
+from .separable import ImplicitSolution
 
 __all__ = ["KINDS", "KIND_TEXT", "classify", "solve"]
 
@@ -177,6 +181,7 @@ def _solved(
             closed = replace(_from_scalar(model, context, candidate, clock, d), method=method)
             equations = {candidate.y: (candidate.rhs, candidate.y0)}
         _initial_rate_steps(closed, equations)
+        _implicit_solution_steps(closed)
         checked = closed.derivation.check()
     except Exception as error:
         _note(reasons, name, f"{candidate_description(candidate)}: {_failure(error)}")
@@ -219,6 +224,43 @@ def _initial_rate_steps(closed: ClosedForm, equations: dict[sp.Symbol, tuple[sp.
             relations=relations,
             key="returned",
         )
+
+
+def _implicit_solution_steps(closed: ClosedForm) -> None:
+    r"""The last steps of a closed form with implicit clocks: each clock's solution
+    :math:`t = \int_{y_0}^{y(t)} dy'/G(y')` as its method computed it (``ClosedForm.implicit_clocks``), with the
+    clock's own name; checked by differentiating in the upper limit (the integrand times :math:`G` is 1) and at
+    the start (the integral from :math:`y_0` to :math:`y_0` vanishes)."""
+    t = closed.t
+    for y, relation in closed.implicit_clocks().items():
+        clock = closed.clocks[y]
+        if not isinstance(clock, (ImplicitSolution, QuadratureSolution)):
+            raise TypeError(f"the implicit clock {y} is a {type(clock).__name__}")
+        rhs, start, integral = clock.rhs, clock.y0, relation.rhs
+
+        def solves(integral: sp.Expr = integral, y: sp.Symbol = y, rhs: sp.Expr = rhs, start: sp.Expr = start) -> Proof:
+            proof = prove_zero(sp.diff(integral, y) * rhs - 1)
+            if not proof:
+                return proof
+            at_start = integral.subs(y, start)
+            return _empty(at_start) if isinstance(at_start, sp.Integral) else prove_zero(at_start)
+
+        closed.derivation.add(
+            sp.Eq(t, integral.xreplace({y: sp.Function(y.name)(t)}), evaluate=False),
+            f"the solution: {y}(t) is given implicitly by the time it takes to reach it from its start (checked: "
+            f"differentiated in its upper limit, the integral is 1/G with G the right-hand side of the equation for "
+            f"{y}, and it vanishes at the start)",
+            verifier=solves,
+            key="implicit_solution",
+        )
+
+
+def _empty(integral: sp.Integral) -> Proof:
+    """Proved iff every limit of ``integral`` is an empty interval (its lower and upper limits equal)."""
+    for limit in integral.limits:
+        if len(limit) != 3 or sp.expand(limit[1] - limit[2]) != 0:
+            return Proof(False, "the integral's limits differ at the start", True, str(limit))
+    return Proof(True, "empty interval", True)
 
 
 def _sum_relations(sums: dict[sp.Symbol, sp.Expr], variables: tuple[sp.Symbol, ...]) -> tuple[sp.Expr, ...]:
@@ -363,10 +405,11 @@ def _law_steps(model: Model, d: Derivation) -> tuple[tuple[sp.Expr, ...], str]:
             key="conserved",
         )
     free = set().union(*(f.free_symbols for f in model.unit_field.values()))
+    unit = tuple(model.symbol(n) for n in (*model.state_names, *model.unit_param_names))
     for name, q in model.quantities.items():
         if q.kind == "sum" and model.symbol(name) in free:
             d.add(
-                sp.Eq(model.symbol(name), sp.Sum(q.expr, (sp.Symbol("unit"), 1, sp.Symbol("p")))),
+                sp.Eq(model.symbol(name), unit_sum(q.expr, unit, taken=(*model.unit_symbols, *model.quantities))),
                 f"the units couple through the sum {name}",
                 residual=sp.S.Zero,
                 key="coupling",

@@ -340,6 +340,10 @@ def _math_word(text: str, k: int) -> tuple[str, int] | None:
         head = symbol_latex(f"{base}_{digits}") if digits else _word_latex(base)
     else:
         head = UNICODE_MATH.get(base, base) + (f"_{{{digits}}}" if digits else "")
+    if digits and subs and not extra_subs and base.isascii() and all(re.fullmatch("[A-Za-z0-9]+", s) for s in subs):
+        # a numbered name's subscript joins its digits as the naming table writes it: a1_i is a_{1,i}, and the
+        # start a1_0 is a_1(0), never the double subscript {a_1}_{0}
+        head, subs = symbol_latex(f"{base}{digits}_{'_'.join(subs)}"), []
     if digits and (subs or extra_subs):
         head = "{" + head + "}"
     return _attach(head + primes, subs + extra_subs, sups + extra_sups), match.end()

@@ -31,9 +31,10 @@ from dataclasses import dataclass
 import sympy as sp
 
 from .derivation import Derivation
+from .naming import symbol_latex
 from .proof import Proof, prove_zero
 
-__all__ = ["QuadratureSolution", "quadrature_solution", "radicands"]
+__all__ = ["QuadratureSolution", "quadrature_solution", "radicands", "time_to_reach"]
 
 ELEMENTARY_MAX_OPS = 60
 """Largest ``count_ops`` of an integrand handed to ``sympy.integrate`` (which has no time limit)."""
@@ -72,10 +73,39 @@ class QuadratureSolution:
         return frozenset((sp.sympify(self.rhs).free_symbols | sp.sympify(self.y0).free_symbols) - {self.y})
 
     @property
+    def integral(self) -> sp.Eq:
+        r"""The exact statement ``t = \int_{y_0}^{y} dy'/G(y')`` (:func:`time_to_reach`)."""
+        return time_to_reach(self.integrand, self.y, self.y0, self.t)
+
+    @property
     def implicit(self) -> sp.Eq:
-        r"""The exact statement ``t = \int_{y_0}^{y} dy/G``."""
-        s = sp.Dummy(str(self.y))
-        return sp.Eq(self.t, sp.Integral(self.integrand.xreplace({self.y: s}), (s, self.y0, self.y)))
+        """The implicit closed form: :attr:`integral`, the integral unevaluated."""
+        return self.integral
+
+
+def time_to_reach(integrand: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, upper: sp.Expr | None = None) -> sp.Eq:
+    r"""The implicit solution of an autonomous equation :math:`\dot y = G(y)` from :math:`y(0) = y_0`:
+    :math:`t = \int_{y_0}^{y} dy'/G(y')`, the integral unevaluated.
+
+    Arguments:
+        integrand: :math:`1/G` as an expression in ``y``.
+        y: the unknown (also the upper limit, unless ``upper`` is given).
+        y0: its start, the lower limit.
+        t: the time.
+        upper: the upper limit, e.g. :math:`y(t)` for a display (default ``y``).
+
+    Returns:
+        ``Eq(t, Integral(integrand(y'), (y', y0, upper)))``; the variable of integration ``y'`` is a dummy
+        printed as ``y`` primed, so that it is never read as the limit ``y``.
+
+    Raises:
+        TypeError: ``y`` is not a SymPy symbol.
+    """
+    if not isinstance(y, sp.Symbol):
+        raise TypeError(f"y must be a SymPy symbol, got {type(y).__name__}")
+    s = sp.Dummy(f"{y.name}'", **y.assumptions0)
+    integral = sp.Integral(sp.sympify(integrand).xreplace({y: s}), (s, y0, y if upper is None else upper))
+    return sp.Eq(t, integral, evaluate=False)
 
 
 def radicands(rhs: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, ...] | None:
@@ -193,7 +223,6 @@ def quadrature_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, t
         key="quadrature",
     )
     antiderivative = _elementary(integrand, y, bases)
-    s = sp.Dummy(str(y))
     if antiderivative is not None:
         d.add(
             sp.Eq(t, antiderivative - antiderivative.xreplace({y: y0})),
@@ -203,7 +232,7 @@ def quadrature_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, t
             key="quadrature",
         )
     d.add(
-        sp.Eq(t, sp.Integral(integrand.xreplace({y: s}), (s, y0, y))),
+        time_to_reach(integrand, y, y0, t),
         "the time to reach y: the integral of the previous steps from the start (t(y0) = 0); the exact statement, "
         "evaluated by quadrature in numerics.quadrature",
         tag,
@@ -257,7 +286,8 @@ def quadrature_solution(rhs: sp.Expr, y: sp.Symbol, y0: sp.Expr, t: sp.Symbol, t
     fixed = tuple(r for f in factors if sp.degree(f, y) == 1 for r in sp.roots(sp.Poly(f, y)) if _vanishes(rhs, y, r))
     if fixed:
         d.add(
-            sp.Eq(sp.Symbol("fixed points"), sp.FiniteSet(*fixed)),
+            # the set of fixed points as a set (an Eq of a symbol and a set would evaluate to False)
+            sp.Eq(sp.Symbol(rf"\{{{symbol_latex(y.name)} : G = 0\}}"), sp.FiniteSet(*fixed), evaluate=False),
             "real roots of G found as linear factors of the stop polynomial",
             tag,
             verifier=lambda: prove_zero(sp.Add(*(rhs.xreplace({y: r}) ** 2 for r in fixed))),

@@ -36,7 +36,7 @@ import sympy as sp
 
 from .derivation import Derivation, Step
 from .model import Model, input_coefficients
-from .naming import dot_symbol
+from .naming import dot_symbol, unit_sum
 from .proof import Proof, prove_zero
 
 __all__ = [
@@ -226,6 +226,11 @@ def clock_reduction(
     lam, mu = structure.lam, structure.mu
     chi0 = sp.symbols(f"chi_1:{n + 1}(0)", real=True)
     init = [model.init_symbol(s.name) for s in states]
+    unit_symbols = _UnitSymbols(
+        tuple(model.symbol(n) for n in model.unit_param_names),
+        tuple(init),
+        frozenset((*model.unit_symbols, *model.quantities)),
+    )
     d = Derivation("clock reduction")
     x = sp.Matrix(states)
     for j in range(n):
@@ -344,7 +349,7 @@ def clock_reduction(
             key="sums",
         )
         for symbol in (s for s in new_sums if str(s).startswith(f"{Q}[")):
-            _define_sum(d, symbol, new_sums[symbol])
+            _define_sum(d, symbol, new_sums[symbol], unit_symbols)
     rate_gamma = rate.xreplace(to_gamma) if per_unit else structure.g.xreplace(in_gamma)
     # collected in gamma with factored coefficients, so that (a_0 ± b_0)^2 stay squares (no cancellation)
     expanded = sp.expand(sp.powsimp(sp.expand(e * (lam[star] * rate_gamma + mu[star]) * gamma)))
@@ -360,7 +365,7 @@ def clock_reduction(
     initial_rate = _initial_rate(
         d,
         structure,
-        (states, init),
+        (states, init, unit_symbols),
         (sums, new_sums, in_gamma),
         rhs,
         (e, lam[star], mu[star]),
@@ -396,7 +401,7 @@ def _initial_rate(d, structure, unit, sums_, rhs, rates, symbols, per_unit, cond
     as new sums ``Q(0)`` of the units' initial values: no cancellation between the clock equation's coefficients
     (which the numerics' increment form needs when the clock barely moves). Recorded and checked against the
     clock equation at gamma = 1 (on the invariant set ``condition`` when there is one)."""
-    states, init = unit
+    states, init, unit_symbols = unit
     sums, new_sums, in_gamma = sums_
     e, lam, mu = rates
     gamma, t = symbols
@@ -431,14 +436,25 @@ def _initial_rate(d, structure, unit, sums_, rhs, rates, symbols, per_unit, cond
         key="initial_rate",
     )
     for symbol in starts.values():
-        _define_sum(d, symbol, new_sums[symbol])
+        _define_sum(d, symbol, new_sums[symbol], unit_symbols)
     return rate
 
 
-def _define_sum(d: Derivation, symbol: sp.Symbol, summand: sp.Expr) -> None:
-    """Record ``symbol`` as the sum of ``summand`` over the units (a definition, so its residual is zero)."""
+@dataclass(frozen=True)
+class _UnitSymbols:
+    """What a sum over the units of initial values renames for unit i (the unit parameters, the states' initial
+    values) and the model's names that its index must not be read as."""
+
+    parameters: tuple[sp.Symbol, ...]
+    init: tuple[sp.Symbol, ...]
+    taken: frozenset[str]
+
+
+def _define_sum(d: Derivation, symbol: sp.Symbol, summand: sp.Expr, unit: _UnitSymbols) -> None:
+    """Record ``symbol`` as the sum of ``summand`` over the units (a definition, so its residual is zero), its
+    symbols written for unit i (``naming.unit_sum``)."""
     d.add(
-        sp.Eq(symbol, sp.Sum(summand, (sp.Symbol("unit"), 1, sp.Symbol("p")))),
+        sp.Eq(symbol, unit_sum(summand, unit.parameters, unit.init, unit.taken)),
         "a sum over the units of their initial values",
         residual=sp.S.Zero,
         key="sum_definition",

@@ -5,7 +5,10 @@ derived unit field, the conservation laws found and proved by ``derivations.cons
 :func:`render_model` prints them, through the naming table, as a section of a paper's appendix. Nothing is
 typed in: every displayed formula is one of these SymPy objects. A model with a matrix form
 (:data:`MATRIX_FORMS`: the two-layer linear network, whose flow ``derivations.matrix_flow`` derives for symbolic
-sizes) is displayed in it, :math:`\dot W_1 = MW_2^\top`, rather than entry by entry.
+sizes) is displayed in it, :math:`\dot W_1 = MW_2^\top`, rather than entry by entry. A clock that its method
+solves implicitly (a separable or an algebraic equation) is displayed as the integral that method computed,
+:math:`t = \int_{y_0}^{y(t)} dy'/G(y')`, and sums over the units as :math:`\sum_{i=1}^{p} q_i`
+(:func:`derivations.naming.unit_sum`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from .conservation import UnsupportedModelError, conserved_quantities
 from .derivation import LATEX_MODES, Derivation
 from .matrix_flow import conserved_matrix_derivative, matrix_gradient_flow
 from .model import Model
-from .naming import align_rows, dot_symbol, latex
+from .naming import align_rows, dot_symbol, latex, unit_sum
 from .prose import code_latex, text_latex
 
 __all__ = [
@@ -72,21 +75,19 @@ def _parameters(model: Model) -> list[sp.Basic]:
     return out
 
 
-def _indexed(model: Model, expr: sp.Expr, index: sp.Symbol) -> sp.Expr:
-    """A one-unit expression with each unit symbol ``a`` renamed ``a_i``."""
-    names = (*model.state_names, *model.unit_param_names)
-    renaming = {model.symbol(n): sp.Symbol(f"{n}_{index}", **model.symbol(n).assumptions0) for n in names}
-    return expr.xreplace(renaming)
+def _unit_symbols(model: Model) -> tuple[sp.Symbol, ...]:
+    """The symbols of one generic unit: its states and its unit parameters."""
+    return tuple(model.symbol(n) for n in (*model.state_names, *model.unit_param_names))
 
 
 def _quantities(model: Model) -> list[sp.Eq]:
     """Sums as ``Q = Σ_i q_i`` over the ``p`` units, scalar quantities as written in the sums."""
-    i, p = sp.Symbol("i", integer=True, positive=True), sp.Symbol("p", integer=True, positive=True)
     out = []
     for name, quantity in model.quantities.items():
         lhs = sp.Symbol(name)
         if quantity.kind == "sum":
-            out.append(sp.Eq(lhs, sp.Sum(_indexed(model, quantity.expr, i), (i, 1, p)), evaluate=False))
+            total = unit_sum(quantity.expr, _unit_symbols(model), taken=(*model.unit_symbols, *model.quantities))
+            out.append(sp.Eq(lhs, total, evaluate=False))
         elif quantity.kind == "scalar":
             out.append(sp.Eq(lhs, quantity.expr, evaluate=False))
     return out
@@ -99,6 +100,34 @@ def _conserved(model: Model, p: int) -> tuple[list[sp.Eq], str]:
     except UnsupportedModelError as error:
         return [], str(error)
     return [sp.Eq(sp.Symbol(f"C_{k}"), law.expr, evaluate=False) for k, law in enumerate(laws, start=1)], ""
+
+
+def _closed_form(solution: ClosedForm) -> list[sp.Eq]:
+    r"""The closed form's relations at time ``t``: each implicit clock's solution
+    :math:`t = \int_{y_0}^{y(t)} dy'/G(y')` (``ClosedForm.implicit_clocks``; followed by its antiderivative where
+    its method found one), then the state, then the per-unit coordinates. A state that is an implicit clock itself
+    is given by its integral (no :math:`y(t) = y`), and the others are written in :math:`y(t)`."""
+    t = solution.t
+    implicit = solution.implicit_clocks()
+    along = {y: sp.Function(y.name)(t) for y in implicit}
+    closed: list[sp.Eq] = []
+    for y, relation in implicit.items():
+        closed.append(sp.Eq(t, relation.rhs.xreplace(along), evaluate=False))
+        clock = solution.clocks[y]
+        antiderivative = getattr(clock, "antiderivative", None)
+        if antiderivative is not None:
+            start = relation.rhs.limits[0][1]
+            elementary = antiderivative - antiderivative.xreplace({y: start})
+            # a separable clock's new symbols for real roots of its parameters (S = c^3) stand for those roots
+            radicals = getattr(clock, "radicals", {})
+            closed.append(sp.Eq(t, elementary.xreplace(radicals).xreplace(along), evaluate=False))
+    closed += [
+        sp.Eq(sp.Function(n)(t), e.xreplace(along), evaluate=False)
+        for n, e in solution.state.items()
+        if not (e in implicit and e.name == n)
+    ]
+    closed += [sp.Eq(s, e, evaluate=False) for s, e in solution.coordinates.items()]
+    return closed
 
 
 def _resolve(model: Model | str) -> Model:
@@ -118,11 +147,7 @@ def model_equations(model: Model | str, p: int = DISPLAY_WIDTH) -> ModelEquation
     ]
     flow = [sp.Eq(dot_symbol(s), expr, evaluate=False) for s, expr in model.unit_field.items()]
     conserved, note = _conserved(model, p)
-    closed = []
-    if isinstance(model.solution, ClosedForm):
-        t = model.closed_form.t
-        closed = [sp.Eq(sp.Function(n)(t), e, evaluate=False) for n, e in model.closed_form.state.items()]
-        closed += [sp.Eq(s, e, evaluate=False) for s, e in model.closed_form.coordinates.items()]
+    closed = _closed_form(model.closed_form) if isinstance(model.solution, ClosedForm) else []
     return ModelEquations(model, p, _parameters(model), network, _quantities(model), flow, conserved, note, closed)
 
 

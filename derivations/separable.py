@@ -25,6 +25,7 @@ from .derivation import Derivation
 from .inputs import expression
 from .naming import symbol_latex
 from .proof import Proof, prove_zero
+from .quadrature import time_to_reach
 
 __all__ = ["ImplicitSolution", "implicit_solution", "unsplit_factor", "unsupported"]
 
@@ -54,6 +55,12 @@ class ImplicitSolution:
     def arguments(self) -> frozenset[sp.Symbol]:
         """The symbols of the right-hand side and the start, ``y`` excluded (``catalogue.ClockSolution``)."""
         return frozenset((sp.sympify(self.rhs).free_symbols | sp.sympify(self.y0).free_symbols) - {self.y})
+
+    @property
+    def integral(self) -> sp.Eq:
+        r"""The solution as the integral it evaluates, ``t = \int_{y_0}^{y} dy'/G(y')`` (unevaluated;
+        :func:`derivations.quadrature.time_to_reach`)."""
+        return time_to_reach(1 / self.rhs, self.y, self.y0, self.t)
 
     @property
     def implicit(self) -> sp.Eq:
