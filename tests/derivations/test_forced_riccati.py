@@ -110,15 +110,30 @@ def _integrated(at: dict, time: float) -> mpmath.mpf:
     return f(mpmath.mpf(time))
 
 
-@settings(max_examples=5, deadline=None)
-@given(
-    A=st.floats(0.1, 2.0),
-    B=st.floats(0.1, 2.0),
-    C=st.floats(-2.0, 2.0),
-    M=st.floats(0.1, 1.0),
-    T=st.floats(0.1, 3.0),
-)
+COEFFICIENTS = {
+    "A": st.floats(0.1, 2.0),
+    "B": st.floats(0.1, 2.0),
+    "C": st.floats(-2.0, 2.0),
+    "M": st.floats(0.1, 1.0),
+    "T": st.floats(0.1, 3.0),
+}
+
+
+# each example is a 30-digit mpmath.odefun integration (about 1.5 s): two in the default suite, more in the slow step
+@settings(max_examples=2, deadline=None)
+@given(**COEFFICIENTS)
 def test_the_derived_solution_agrees_with_integration(abstract, A, B, C, M, T) -> None:
+    check_against_integration(abstract, A, B, C, M, T)
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None)
+@given(**COEFFICIENTS)
+def test_the_derived_solution_agrees_with_integration_many(abstract, A, B, C, M, T) -> None:
+    check_against_integration(abstract, A, B, C, M, T)
+
+
+def check_against_integration(abstract: BesselSolution, A: float, B: float, C: float, M: float, T: float) -> None:
     at = {a: A, b: B, c: C, mu: M}
     with mpmath.workdps(30):
         assert abs(_value(abstract, at, T) - _integrated(at, T)) < mpmath.mpf(10) ** -25

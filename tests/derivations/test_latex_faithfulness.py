@@ -129,7 +129,14 @@ def test_theorem3_steps_parse_back():
         assert_faithful(dot(side), side)
 
 
-@pytest.mark.parametrize("name", models.names())
+# the two matrix models' flows take the longest to parse back (about 9 s each): linear_network stands for the matrix
+# models in the default suite, layerwise_lr_matrix (its learning rates are layerwise_lr_linear's) runs in the slow step
+SLOW_TO_PARSE = {"layerwise_lr_matrix"}
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_TO_PARSE else n for n in models.names()]
+)
 def test_every_model_flow_and_loss_parse_back(name):
     equations = model_equations(name, p=1)  # the loss written out at width 1 keeps the parse short
     for relation in (*equations.flow, equations.network[-1]):  # the loss is the last network relation

@@ -85,17 +85,31 @@ def _check_batch(model: str, method: str, elements: list, params: dict, init: di
     _assert_equal(_run(model, params, init, method), singles, METHODS[method][1])
 
 
-@pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize("method", [m for m in METHODS if m not in SLOW])
-def test_batched_parameters_equal_the_calls_of_their_elements(model: str, method: str) -> None:
+def _check_drawn_batches(model: str, method: str, examples: int) -> None:
+    """``examples`` drawn batches of ``model``, each against its elements' calls by ``method``."""
     _needs_taylor(method)
 
-    @settings(max_examples=5)
+    @settings(max_examples=examples)
     @given(batches(model))
     def check(drawn: tuple) -> None:
         _check_batch(model, method, *drawn)
 
     check()
+
+
+# every (model, method) pair in the default suite, with a few batches each (20 pairs, one compile and 3-4 runs per
+# batch); the slow step draws more batches of every pair
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("method", [m for m in METHODS if m not in SLOW])
+def test_batched_parameters_equal_the_calls_of_their_elements(model: str, method: str) -> None:
+    _check_drawn_batches(model, method, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("method", [m for m in METHODS if m not in SLOW])
+def test_batched_parameters_equal_the_calls_of_their_elements_many(model: str, method: str) -> None:
+    _check_drawn_batches(model, method, 10)
 
 
 @pytest.mark.parametrize("method", SLOW)
