@@ -23,7 +23,7 @@ class Taylor(Method):
     """heyoka's Taylor integrator (``numerics.taylor``): float64 without ``dps``, long double up to its digits and
     MPFR above with it (``dps <= max_dps``); at most ``max_steps`` steps per start (default
     ``MAX_STEPS["taylor"]``; estimated before the work from the flow's rate and from a sample integration,
-``budget.check_taylor_budget``, and counted)."""
+    ``budget.check_taylor_budget``, and counted)."""
 
     dps: int | None = None
     max_steps: int | None = None
